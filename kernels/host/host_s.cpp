@@ -1,0 +1,8 @@
+// The host backend for T = float (one file per precision so that the build runs them in parallel).
+#include "dispatch_host.hpp"
+
+namespace smallla {
+namespace host {
+SMALLLA_HOST_INSTANTIATE(float)
+}  // namespace host
+}  // namespace smallla
