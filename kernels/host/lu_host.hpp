@@ -34,50 +34,79 @@ inline float modulus(float x) { return std::fabs(x); }
 inline double modulus(double x) { return std::fabs(x); }
 template <class R> R modulus(complex<R> x) { return std::hypot(x.re, x.im); }
 
+// Width of the column blocks: updates subtract block_width products per stored element instead of one, which
+// is what bounds these loops on small matrices held in L1 (stores, not flops). The order of the subtractions
+// per element is that of the unblocked algorithm, so the rounding is the same.
+constexpr int block_width = 4;
+
+// y[i] -= x[i + q*ldx] * s[q] for q = 0..NB-1 in this order, for i in [i0, i1).
+template <int NB, class T>
+inline void subtract_products(T *__restrict y, const T *__restrict x, long ldx, const T *__restrict s, int i0, int i1) {
+    T sq[NB];
+    for (int q = 0; q < NB; ++q) sq[q] = s[q];
+    for (int i = i0; i < i1; ++i) {
+        T t = y[i];
+        for (int q = 0; q < NB; ++q) t -= x[i + q * ldx] * sq[q];
+        y[i] = t;
+    }
+}
+
 // LU of the n x n matrix a (leading dimension ld), in place. With Pivoting, ipiv receives the 1-based pivot
 // rows (LAPACK's convention); the pivot is the first entry of largest abs1 in the current row order, and rows
 // are interchanged across the whole matrix. A zero pivot does not stop the factorization. Returns info:
 // the first j with U(j,j) == 0, else 0.
+// Right-looking, in panels of block_width columns: each panel is factored column by column, then the columns
+// to its right get the panel's unit lower triangular solve and one rank-block_width update.
 template <bool Pivoting, class T, class Size, class Ld>
 inline int lu_factor(Size size, Ld ld_, T *__restrict a, int *__restrict ipiv) {
     using R = real_t<T>;
+    constexpr int NB = block_width;
     const int n = size;
     const long ld = (int)ld_;
     int info = 0;
-    for (int k = 0; k < n; ++k) {
-        T *__restrict ak = a + k * ld;
-        int p = k;
-        if constexpr (Pivoting) {
-            R best = abs1(ak[k]);
-            for (int i = k + 1; i < n; ++i) {
-                const R v = abs1(ak[i]);
-                if (v > best) {  // strict: the first maximum wins; NaN is never chosen over a number
-                    best = v;
-                    p = i;
-                }
-            }
-            ipiv[k] = p + 1;
-        }
-        const T pivot = ak[p];
-        if (!is_zero(pivot)) {
+    for (int k0 = 0; k0 < n; k0 += NB) {
+        const int kend = k0 + NB < n ? k0 + NB : n;
+        for (int k = k0; k < kend; ++k) {
+            T *__restrict ak = a + k * ld;
+            int p = k;
             if constexpr (Pivoting) {
-                if (p != k)
-                    for (int j = 0; j < n; ++j) std::swap(a[k + j * ld], a[p + j * ld]);
+                R best = abs1(ak[k]);
+                for (int i = k + 1; i < n; ++i) {  // branch-free: the pivot row is data-dependent
+                    const R v = abs1(ak[i]);
+                    const bool larger = v > best;  // strict: the first maximum wins; NaN is never chosen
+                    p = larger ? i : p;
+                    best = larger ? v : best;
+                }
+                ipiv[k] = p + 1;
             }
-            if (modulus(pivot) >= sfmin<R>()) {
-                const T r = T(R(1)) / pivot;
-                for (int i = k + 1; i < n; ++i) ak[i] = ak[i] * r;
-            } else {
-                for (int i = k + 1; i < n; ++i) ak[i] = ak[i] / pivot;
+            const T pivot = ak[p];
+            if (!is_zero(pivot)) {
+                if constexpr (Pivoting) {
+                    if (p != k)
+                        for (int j = 0; j < n; ++j) std::swap(a[k + j * ld], a[p + j * ld]);
+                }
+                if (modulus(pivot) >= sfmin<R>()) {
+                    const T r = T(R(1)) / pivot;
+                    for (int i = k + 1; i < n; ++i) ak[i] = ak[i] * r;
+                } else {
+                    for (int i = k + 1; i < n; ++i) ak[i] = ak[i] / pivot;
+                }
+            } else if (info == 0) {
+                info = k + 1;
             }
-        } else if (info == 0) {
-            info = k + 1;
+            // Rank-1 update of the rest of the panel.
+            for (int j = k + 1; j < kend; ++j) {
+                T *__restrict aj = a + j * ld;
+                const T u = aj[k];
+                for (int i = k + 1; i < n; ++i) aj[i] -= ak[i] * u;
+            }
         }
-        // Rank-1 update of the trailing matrix (column by column: the inner loop runs down a column).
-        for (int j = k + 1; j < n; ++j) {
+        // kend < n only after a full panel (kend == k0 + NB).
+        for (int j = kend; j < n; ++j) {
             T *__restrict aj = a + j * ld;
-            const T u = aj[k];
-            for (int i = k + 1; i < n; ++i) aj[i] -= ak[i] * u;
+            for (int k = k0; k < kend; ++k)  // U12 = inv(L11) A12, L11 unit lower
+                for (int i = k + 1; i < kend; ++i) aj[i] -= a[i + k * ld] * aj[k];
+            subtract_products<NB>(aj, a + k0 * ld, ld, aj + k0, kend, n);  // A22 -= L21 U12
         }
     }
     return info;
@@ -100,12 +129,28 @@ template <class T, class Size, class Ld>
 inline void lu_inverse(Size size, Ld ld_, T *__restrict a, const int *__restrict ipiv, T *__restrict work) {
     const int n = size;
     const long ld = (int)ld_;
-    // inv(U), column by column (xTRTI2): column j of inv(U) = -inv(U(j,j)) * inv(U(0:j,0:j)) * U(0:j,j).
+    constexpr int NB = block_width;
+    // inv(U), column by column (xTRTI2): column j of inv(U) = -inv(U(j,j)) * inv(U(0:j,0:j)) * U(0:j,j), the
+    // triangular product x := triu(inv(U)(0:j,0:j)) x taken in blocks of NB columns.
     for (int j = 0; j < n; ++j) {
         T *__restrict aj = a + j * ld;
         aj[j] = T(real_t<T>(1)) / aj[j];
         const T ajj = -aj[j];
-        for (int k = 0; k < j; ++k) {  // x := triu(inv(U)(0:j,0:j)) * x, x = aj[0:j]
+        int k0 = 0;
+        for (; k0 + NB <= j; k0 += NB) {
+            T t[NB], minus_t[NB];
+            for (int q = 0; q < NB; ++q) {
+                t[q] = aj[k0 + q];
+                minus_t[q] = -t[q];
+            }
+            subtract_products<NB>(aj, a + k0 * ld, ld, minus_t, 0, k0);  // rows above the block
+            for (int q = 0; q < NB; ++q) {                                // the block's own triangle
+                const T *__restrict ak = a + (k0 + q) * ld;
+                for (int i = k0; i < k0 + q; ++i) aj[i] += t[q] * ak[i];
+                aj[k0 + q] = t[q] * ak[k0 + q];
+            }
+        }
+        for (int k = k0; k < j; ++k) {
             const T t = aj[k];
             const T *__restrict ak = a + k * ld;
             for (int i = 0; i < k; ++i) aj[i] += t * ak[i];
@@ -120,7 +165,9 @@ inline void lu_inverse(Size size, Ld ld_, T *__restrict a, const int *__restrict
             work[i] = aj[i];
             aj[i] = T(real_t<T>(0));
         }
-        for (int k = j + 1; k < n; ++k) {
+        int k = j + 1;
+        for (; k + NB <= n; k += NB) subtract_products<NB>(aj, a + k * ld, ld, work + k, 0, n);
+        for (; k < n; ++k) {
             const T w = work[k];
             const T *__restrict ak = a + k * ld;
             for (int i = 0; i < n; ++i) aj[i] -= ak[i] * w;
