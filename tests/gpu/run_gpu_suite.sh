@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The GPU test suite: runs every test program of a staged build (tests/gpu/stage.sh) on a machine with an
+# NVIDIA GPU, the CUDA backend's correctness sweep against the host backend (smallla-check-cuda), and
+# compute-sanitizer memcheck and racecheck on a small sweep. Writes logs and a summary to OUT_DIR.
+#   usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR]
+# Exit status 0 only when every program passed (or reported SKIPPED with status 77) and the sanitizers
+# found nothing.
+set -uo pipefail
+stage=$(cd "${1:?usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR]}" && pwd)
+out=${2:-gpu-suite-out}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+export LD_LIBRARY_PATH="$stage/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+summary="$out/gpu_suite_summary.txt"
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+note "GPU suite: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+note "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
+passed=0 failed=0 skipped=0
+run_one() {  # name log command...
+    local name=$1 log=$2
+    shift 2
+    local t0=$SECONDS
+    timeout 900 "$@" >"$log" 2>&1
+    local rc=$?
+    if [ $rc -eq 0 ]; then
+        passed=$((passed + 1)); note "PASS    $name ($((SECONDS - t0)) s)"
+    elif [ $rc -eq 77 ]; then
+        skipped=$((skipped + 1)); note "SKIPPED $name"
+    else
+        failed=$((failed + 1)); note "FAIL    $name (exit $rc; last lines of $(basename "$log"):)"
+        tail -n 15 "$log" | sed 's/^/        /' | tee -a "$summary"
+    fi
+}
+
+for t in "$stage"/bin/*; do
+    name=$(basename "$t")
+    case "$name" in smallla-bench*) continue ;; esac
+    run_one "$name" "$out/$name.log" "$t"
+done
+
+# Sanitizers on a small sweep of the CUDA backend (every kernel family: register kernels, n > 32 kernels).
+if command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-check-cuda" ]; then
+    small="1 2 3 7 8 16 17 31 32 33 40"
+    run_one "memcheck smallla-check-cuda" "$out/memcheck.log" \
+        compute-sanitizer --tool memcheck --error-exitcode 99 "$stage/bin/smallla-check-cuda" $small
+    run_one "racecheck smallla-check-cuda" "$out/racecheck.log" \
+        compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-check-cuda" $small
+else
+    note "compute-sanitizer not found: sanitizers NOT run"
+    failed=$((failed + 1))
+fi
+note "total: $passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
