@@ -348,6 +348,30 @@ SMALLLA_API smallla_status_t smallla_zgetrsStridedBatched(smallla_handle_t handl
  * @defgroup getrf_iter Iterative (fixed-point) Crout LU (getrf_iter)
  * @brief LU factors computed by iterating Crout's formulas as a fixed point, batched; output in getrf's
  *        convention so that getrs and getri accept it.
+ *
+ * A sweep evaluates Crout's formulas U(i,j) = a(i,j) - sum_{k<i} L(i,k) U(k,j) (i <= j) and
+ * L(i,j) = (a(i,j) - sum_{k<j} L(i,k) U(k,j)) / U(j,j) (i > j) for every entry at once (Jacobi: from the
+ * previous sweep's values), starting from A or from the factors passed in (a warm start).
+ *
+ * Pivoting works through a frontier: column p's pivot is chosen once the L columns 0..p-1 and the U rows
+ * 0..p-1 are final, which is proved either by the structure (the column right after the last fixed one is
+ * ready after one more sweep) or by a sweep that changed none of them (not by one entry looking settled).
+ * Its residuals a(i,p) - sum_{k<p} L(i,k) U(k,p), i >= p, are then final; with partial pivoting the row of
+ * the first largest |Re| + |Im| among them is interchanged into place (LAPACK's rule, so the pivots are
+ * getrf's except at near-ties, where rounding may decide), and U(p,p) and L(:,p) are written. Rows are
+ * never interchanged again above the frontier, and every sweep moves the frontier by at least one column,
+ * so the iteration ends after at most n sweeps whatever the matrix (pure Jacobi sweeps of Crout's formulas
+ * would need up to 2n - 1: the chain U(1,1) -> L(:,1) -> U(2,2) -> ... -> U(n,n)). On matrices that need no
+ * interchanges and on which the sweeps contract (e.g. diagonally dominant ones) the frontier confirms many
+ * columns at once and far fewer sweeps are needed; on general matrices the frontier sets the pace (n sweeps).
+ *
+ * Convergence: the iteration has converged when every pivot is fixed; a column counts as unchanged by a
+ * sweep when no entry moved by more than tolerance * max |iterate| (|x| = |Re| + |Im|), so tolerance 0
+ * gives the exact fixed point (a LAPACK-quality LU: the test ratio ||PA - LU||_1 / (n ||A||_1 eps) of getrf),
+ * and tolerance > 0 factors accurate to about the tolerance. A NaN or Inf in A, or one that reaches a final
+ * entry, ends the iteration with ::SMALLLA_ITER_NONFINITE (a NaN that a sweep produces beyond the frontier,
+ * in values not yet final, is recomputed from final values later and does no harm); NaN is never reported as
+ * converged.
  * @{
  */
 
@@ -355,7 +379,8 @@ SMALLLA_API smallla_status_t smallla_zgetrsStridedBatched(smallla_handle_t handl
 #define SMALLLA_ITER_OPTIONS_VERSION 1
 
 /** @brief info[b] of smallla_Xgetrf_iter when the iteration did not converge within max_sweeps (and no
- *         fallback was asked for). The output then holds the last sweep's values. */
+ *         fallback was asked for). The output then holds the last sweep's values, in the row order reached
+ *         (ipiv: the pivots fixed so far, then the rows as they stand). */
 #define SMALLLA_ITER_NOT_CONVERGED (-1)
 /** @brief info[b] of smallla_Xgetrf_iter when NaN or Inf was met (in the input, or produced by a sweep and
  *         not cured by the fallback). NaN is never reported as converged. */
@@ -370,9 +395,15 @@ typedef enum smallla_iter_guess_t {
 /** @brief How rows are interchanged. */
 typedef enum smallla_iter_pivoting_t {
     SMALLLA_ITER_PIVOT_NONE = 0,    /**< No interchanges; ipiv (if not NULL) receives 1, 2, ..., n. */
-    SMALLLA_ITER_PIVOT_REUSE = 1,   /**< Apply the interchanges already in ipiv (e.g. from a nearby matrix). */
+    SMALLLA_ITER_PIVOT_REUSE = 1,   /**< Apply the interchanges already in ipiv (e.g. from a nearby matrix)
+                                         to A first, and choose none; ipiv is left as it is. Entries must be in
+                                         1..n (checked on the host backend; the CUDA kernel leaves a row in
+                                         place for an entry outside). */
     SMALLLA_ITER_PIVOT_PARTIAL = 2  /**< Partial pivoting: in each column, the entry of largest |Re| + |Im|
-                                         among the remaining rows, chosen as the column converges. */
+                                         among the remaining rows, chosen as the column converges. With
+                                         ::SMALLLA_ITER_GUESS_LU_IN, ipiv must hold on input the pivots that
+                                         go with the factors in LU (the previous call's output): they give
+                                         the starting row order, and the pivots are then chosen afresh. */
 } smallla_iter_pivoting_t;
 
 /** @brief Options of smallla_Xgetrf_iter; start from smallla_iter_options_default(). */
@@ -380,16 +411,20 @@ typedef struct smallla_iter_options_t {
     int version;                       /**< Must be ::SMALLLA_ITER_OPTIONS_VERSION. */
     double tolerance;                  /**< Stop when max |new - old| <= tolerance * max |old| over a sweep;
                                             0 means "until nothing changes". Default 0. */
-    int max_sweeps;                    /**< At most this many sweeps (>= 0); 0 selects the routine's default
-                                            for the matrix order, see smallla_iter_options_default(). */
+    int max_sweeps;                    /**< At most this many sweeps (>= 0); 0 selects the default, n, which
+                                            is always enough (the frontier fixes at least one column per
+                                            sweep). */
     smallla_iter_guess_t initial_guess; /**< Default ::SMALLLA_ITER_GUESS_A. */
     smallla_iter_pivoting_t pivoting;  /**< Default ::SMALLLA_ITER_PIVOT_PARTIAL. */
-    int fallback_direct;               /**< Nonzero: a matrix that did not converge (or met NaN/Inf from an
-                                            unstable sweep) is factored again by the direct getrf. Default 1. */
+    int fallback_direct;               /**< Nonzero: a matrix that did not converge (or met NaN/Inf) is
+                                            factored again from A by the direct LU (getf2's arithmetic; with
+                                            partial pivoting whenever ipiv is not NULL, whatever the pivoting
+                                            option); info is then its info, or ::SMALLLA_ITER_NONFINITE if its
+                                            factors hold NaN/Inf, and sweeps[b] = max_sweeps + 1. Default 1. */
 } smallla_iter_options_t;
 
-/** @brief The default options: version set, tolerance 0, max_sweeps 0 (the routine picks a count that is
- *         enough for exact convergence at the matrix order), guess from A, partial pivoting, fallback on. */
+/** @brief The default options: version set, tolerance 0, max_sweeps 0 (the routine then allows n sweeps,
+ *         enough for exact convergence at order n), guess from A, partial pivoting, fallback on. */
 SMALLLA_API smallla_iter_options_t smallla_iter_options_default(void);
 
 /**
@@ -400,9 +435,17 @@ SMALLLA_API smallla_iter_options_t smallla_iter_options_default(void);
  *        may be A itself. @param ldlu leading dimension of LU. @param strideLU distance between matrices of LU.
  * @param ipiv pivots (1-based), matrix b's at ipiv + b*strideP; may be NULL only with
  *        ::SMALLLA_ITER_PIVOT_NONE. @param strideP distance between pivot vectors.
- * @param opts options, or NULL for smallla_iter_options_default().
- * @param sweeps per-matrix sweeps used (may be NULL). @param info per-matrix outcome: 0; j > 0 zero pivot
- *        U(j,j); ::SMALLLA_ITER_NOT_CONVERGED; ::SMALLLA_ITER_NONFINITE. @param batch number of matrices.
+ * @param opts options (host memory on both backends), or NULL for smallla_iter_options_default(); with
+ *        ::SMALLLA_ITER_GUESS_LU_IN, LU must not be A.
+ * @param sweeps per-matrix sweeps used (may be NULL); max_sweeps + 1 marks a matrix that the direct
+ *        fallback factored. @param info per-matrix outcome: 0; j > 0 for the first U(j,j) exactly zero (as
+ *        getrf: the factorization is complete); ::SMALLLA_ITER_NOT_CONVERGED; ::SMALLLA_ITER_NONFINITE.
+ * @param batch number of matrices.
+ * @return ::SMALLLA_SUCCESS; ::SMALLLA_INVALID_VALUE (nothing written) for an invalid argument, the options
+ *         included (argument 11: a wrong version, a negative or non-finite tolerance, a negative max_sweeps,
+ *         an unknown guess or pivoting), a NULL ipiv without ::SMALLLA_ITER_PIVOT_NONE, or an LU that
+ *         overlaps A without being A itself; ::SMALLLA_INVALID_HANDLE; ::SMALLLA_EXECUTION_FAILED,
+ *         ::SMALLLA_ALLOC_FAILED on the CUDA backend.
  */
 SMALLLA_API smallla_status_t smallla_sgetrf_iter(smallla_handle_t handle, int n, const float *A, int lda,
                                                  long long strideA, float *LU, int ldlu, long long strideLU,
