@@ -96,7 +96,10 @@ def brief_of(doc):
     text = m.group(1) if m else body
     text = re.sub(r"\s+", " ", text).strip()
     text = text.replace("::", "")
-    return text
+    # The first sentence only: the outputs carry a summary, the header the details, so that editing a
+    # detail of the header's documentation does not make the generated files stale.
+    m = re.match(r"(.*?(?<!e\.g)(?<!i\.e)\.)(\s|$)", text)
+    return m.group(1) if m else text
 
 
 def parse_ctype(decl, known_types):
@@ -304,7 +307,7 @@ def gen_julia(hdr):
         julia_docstring(w, brief)
         w("@enum %s::Cint begin" % name)
         for en, val, ebrief in items:
-            w("    %s = %d%s" % (en, val, ("  # " + ebrief) if ebrief else ""))
+            w("    %s = %d" % (en, val))
         w("end")
         w("")
     for name, fields, brief in hdr.structs:
@@ -317,7 +320,7 @@ def gen_julia(hdr):
         julia_docstring(w, brief)
         w("struct %s" % name)
         for ctype, fname, fbrief in fields:
-            w("    %s::%s%s" % (fname, julia_type(ctype), ("  # " + fbrief) if fbrief else ""))
+            w("    %s::%s" % (fname, julia_type(ctype)))
         w("end")
         w("")
     for f in hdr.functions:

@@ -22,10 +22,10 @@ module smallla
   !> Version of smallla_iter_options_t that this header describes; store it in its version field.
   integer(c_int), parameter :: SMALLLA_ITER_OPTIONS_VERSION = 1
   !> info[b] of smallla_Xgetrf_iter when the iteration did not converge within max_sweeps (and no
-  !> fallback was asked for). The output then holds the last sweep's values.
+  !> fallback was asked for).
   integer(c_int), parameter :: SMALLLA_ITER_NOT_CONVERGED = -1
   !> info[b] of smallla_Xgetrf_iter when NaN or Inf was met (in the input, or produced by a sweep and
-  !> not cured by the fallback). NaN is never reported as converged.
+  !> not cured by the fallback).
   integer(c_int), parameter :: SMALLLA_ITER_NONFINITE = -2
 
   !> Status returned by every routine. (C enum smallla_status_t)
@@ -80,8 +80,7 @@ module smallla
       integer(c_int), value :: backend
       integer(c_int) :: smallla_create
     end function smallla_create
-    !> Destroys a handle and frees its resources. Work already enqueued on its stream is not waited
-    !> for.
+    !> Destroys a handle and frees its resources.
     function smallla_destroy(handle) bind(c, name="smallla_destroy")
       import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
       implicit none
@@ -667,8 +666,8 @@ module smallla
       integer(c_int), value :: batch
       integer(c_int) :: smallla_zgetrsStridedBatched
     end function smallla_zgetrsStridedBatched
-    !> The default options: version set, tolerance 0, max_sweeps 0 (the routine picks a count that is
-    !> enough for exact convergence at the matrix order), guess from A, partial pivoting, fallback on.
+    !> The default options: version set, tolerance 0, max_sweeps 0 (the routine then allows n sweeps,
+    !> enough for exact convergence at order n), guess from A, partial pivoting, fallback on.
     function smallla_iter_options_default() bind(c, name="smallla_iter_options_default")
       import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex, smallla_iter_options_t
       implicit none

@@ -27,13 +27,13 @@ const SMALLLA_ITER_OPTIONS_VERSION = Cint(1)
 
 """
 info[b] of smallla_Xgetrf_iter when the iteration did not converge within max_sweeps (and no
-fallback was asked for). The output then holds the last sweep's values.
+fallback was asked for).
 """
 const SMALLLA_ITER_NOT_CONVERGED = Cint(-1)
 
 """
 info[b] of smallla_Xgetrf_iter when NaN or Inf was met (in the input, or produced by a sweep and not
-cured by the fallback). NaN is never reported as converged.
+cured by the fallback).
 """
 const SMALLLA_ITER_NONFINITE = Cint(-2)
 
@@ -47,47 +47,47 @@ const smallla_handle_t = Ptr{Cvoid}
 Status returned by every routine.
 """
 @enum smallla_status_t::Cint begin
-    SMALLLA_SUCCESS = 0  # The call succeeded (per-matrix outcomes are in info).
-    SMALLLA_INVALID_HANDLE = 1  # The handle is NULL, or was destroyed.
-    SMALLLA_INVALID_VALUE = 2  # An argument is invalid; nothing was written; see smallla_last_error().
-    SMALLLA_ALLOC_FAILED = 3  # A memory allocation (host or device) failed.
-    SMALLLA_EXECUTION_FAILED = 4  # A kernel launch or a device call failed.
-    SMALLLA_NOT_SUPPORTED = 5  # The backend or the request is not available in this build or machine.
-    SMALLLA_INTERNAL_ERROR = 6  # A library bug; please report it with the message.
+    SMALLLA_SUCCESS = 0
+    SMALLLA_INVALID_HANDLE = 1
+    SMALLLA_INVALID_VALUE = 2
+    SMALLLA_ALLOC_FAILED = 3
+    SMALLLA_EXECUTION_FAILED = 4
+    SMALLLA_NOT_SUPPORTED = 5
+    SMALLLA_INTERNAL_ERROR = 6
 end
 
 """
 Where a handle runs its work.
 """
 @enum smallla_backend_t::Cint begin
-    SMALLLA_BACKEND_HOST = 0  # The CPU, parallel over the batch with OpenMP; host memory.
-    SMALLLA_BACKEND_CUDA = 1  # An NVIDIA GPU through CUDA; device memory, asynchronous on a stream.
+    SMALLLA_BACKEND_HOST = 0
+    SMALLLA_BACKEND_CUDA = 1
 end
 
 """
 Which matrix a solve uses, as LAPACK's TRANS argument.
 """
 @enum smallla_operation_t::Cint begin
-    SMALLLA_OP_N = 0  # A
-    SMALLLA_OP_T = 1  # A transposed
-    SMALLLA_OP_C = 2  # A conjugate-transposed (the same as SMALLLA_OP_T for real types)
+    SMALLLA_OP_N = 0
+    SMALLLA_OP_T = 1
+    SMALLLA_OP_C = 2
 end
 
 """
 Where the iteration starts.
 """
 @enum smallla_iter_guess_t::Cint begin
-    SMALLLA_ITER_GUESS_A = 0  # From A itself (L = strict lower part of A, U = upper part).
-    SMALLLA_ITER_GUESS_LU_IN = 1  # From the factors already in LU (a warm start, e.g. a nearby matrix's).
+    SMALLLA_ITER_GUESS_A = 0
+    SMALLLA_ITER_GUESS_LU_IN = 1
 end
 
 """
 How rows are interchanged.
 """
 @enum smallla_iter_pivoting_t::Cint begin
-    SMALLLA_ITER_PIVOT_NONE = 0  # No interchanges; ipiv (if not NULL) receives 1, 2, ..., n.
-    SMALLLA_ITER_PIVOT_REUSE = 1  # Apply the interchanges already in ipiv (e.g. from a nearby matrix).
-    SMALLLA_ITER_PIVOT_PARTIAL = 2  # Partial pivoting: in each column, the entry of largest |Re| + |Im| among the remaining rows, chosen as the column converges.
+    SMALLLA_ITER_PIVOT_NONE = 0
+    SMALLLA_ITER_PIVOT_REUSE = 1
+    SMALLLA_ITER_PIVOT_PARTIAL = 2
 end
 
 """
@@ -104,12 +104,12 @@ const smallla_complex_double = ComplexF64
 Options of smallla_Xgetrf_iter; start from smallla_iter_options_default().
 """
 struct smallla_iter_options_t
-    version::Cint  # Must be SMALLLA_ITER_OPTIONS_VERSION.
-    tolerance::Cdouble  # Stop when max |new - old| <= tolerance * max |old| over a sweep; 0 means "until nothing changes". Default 0.
-    max_sweeps::Cint  # At most this many sweeps (>= 0); 0 selects the routine's default for the matrix order, see smallla_iter_options_default().
-    initial_guess::smallla_iter_guess_t  # Default SMALLLA_ITER_GUESS_A.
-    pivoting::smallla_iter_pivoting_t  # Default SMALLLA_ITER_PIVOT_PARTIAL.
-    fallback_direct::Cint  # Nonzero: a matrix that did not converge (or met NaN/Inf from an unstable sweep) is factored again by the direct getrf. Default 1.
+    version::Cint
+    tolerance::Cdouble
+    max_sweeps::Cint
+    initial_guess::smallla_iter_guess_t
+    pivoting::smallla_iter_pivoting_t
+    fallback_direct::Cint
 end
 
 """
@@ -127,7 +127,7 @@ end
 """
     smallla_destroy(handle)
 
-Destroys a handle and frees its resources. Work already enqueued on its stream is not waited for.
+Destroys a handle and frees its resources.
 """
 function smallla_destroy(handle)
     ccall(_smallla_fptr(:smallla_destroy), smallla_status_t,
@@ -597,8 +597,8 @@ end
 """
     smallla_iter_options_default()
 
-The default options: version set, tolerance 0, max_sweeps 0 (the routine picks a count that is
-enough for exact convergence at the matrix order), guess from A, partial pivoting, fallback on.
+The default options: version set, tolerance 0, max_sweeps 0 (the routine then allows n sweeps,
+enough for exact convergence at order n), guess from A, partial pivoting, fallback on.
 """
 function smallla_iter_options_default()
     ccall(_smallla_fptr(:smallla_iter_options_default), smallla_iter_options_t,
