@@ -512,6 +512,22 @@ def check_julia_types(hdr, path):
     return errors
 
 
+def check_julia_exports(files):
+    """Every name a Julia module exports must be defined in the package's sources (a cheap typo check)."""
+    texts = "\n".join(_strip_julia_comments(p.read_text()) for p in files)
+    errors = []
+    for path in files:
+        text = _strip_julia_comments(path.read_text())
+        for m in re.finditer(r"^export\s+((?:[\w!]+\s*,\s*)*[\w!]+)", text, flags=re.M):
+            for name in re.split(r"\s*,\s*", m.group(1).strip()):
+                esc = re.escape(name)
+                end = r"(?![\w!])"
+                if not re.search(r"^\s*(function\s+%s%s|(mutable\s+)?struct\s+%s%s|const\s+%s%s|%s\(.*\)\s*=)"
+                                 % (esc, end, esc, end, esc, end, esc), texts, flags=re.M):
+                    errors.append("%s: exports %s, which no Julia file defines" % (path.relative_to(ROOT), name))
+    return errors
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # Fortran
 # ----------------------------------------------------------------------------------------------------------------
@@ -896,6 +912,7 @@ def main():
     julia_files = [p for p in julia_files if "node_modules" not in p.parts]
     errors += check_julia_ccalls(hdr, julia_files)
     errors += check_julia_types(hdr, JULIA_OUT)
+    errors += check_julia_exports(julia_files)
     if args.library:
         errors += check_library(hdr, args.library)
 
