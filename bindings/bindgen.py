@@ -605,8 +605,8 @@ def fortran_generic(hdr, fam, by_prec):
                 ld, st = MATRIX_PARAMS[p.name]
                 if ld not in names or st not in names:
                     raise HeaderError("%s: matrix %s without %s/%s" % (f.name, p.name, ld, st))
-                derived[ld] = "int(size(%s, 1), c_int)" % p.name
-                derived[st] = "int(size(%s, 1), c_long_long) * size(%s, 2)" % (p.name, p.name)
+                derived[ld] = "int(max(1, size(%s, 1)), c_int)" % p.name
+                derived[st] = "int(max(1, size(%s, 1)), c_long_long) * size(%s, 2)" % (p.name, p.name)
                 arrays.append(p)
             elif p.name == "ipiv":
                 derived["strideP"] = "strideP_"

@@ -872,8 +872,9 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_sgetrfStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_info, int(size(A, 3), c_int))
+    status = smallla_sgetrfStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, strideP_, p_info, int(size(A, &
+        3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrf_strided_batched_s
 
@@ -910,8 +911,9 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_dgetrfStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_info, int(size(A, 3), c_int))
+    status = smallla_dgetrfStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, strideP_, p_info, int(size(A, &
+        3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrf_strided_batched_d
 
@@ -948,8 +950,9 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_cgetrfStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_info, int(size(A, 3), c_int))
+    status = smallla_cgetrfStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, strideP_, p_info, int(size(A, &
+        3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrf_strided_batched_c
 
@@ -986,8 +989,9 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_zgetrfStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_info, int(size(A, 3), c_int))
+    status = smallla_zgetrfStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, strideP_, p_info, int(size(A, &
+        3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrf_strided_batched_z
 
@@ -1052,9 +1056,10 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_sgetrf_iter(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_LU, int(size(LU, 1), c_int), int(size(LU, 1), &
-        c_long_long) * size(LU, 2), p_ipiv, strideP_, p_opts, p_sweeps, p_info, int(size(A, 3), c_int))
+    status = smallla_sgetrf_iter(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), c_int), &
+        int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_LU, int(max(1, size(LU, 1)), c_int), &
+        int(max(1, size(LU, 1)), c_long_long) * size(LU, 2), p_ipiv, strideP_, p_opts, p_sweeps, p_info, &
+        int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrf_iter_s
 
@@ -1119,9 +1124,10 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_dgetrf_iter(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_LU, int(size(LU, 1), c_int), int(size(LU, 1), &
-        c_long_long) * size(LU, 2), p_ipiv, strideP_, p_opts, p_sweeps, p_info, int(size(A, 3), c_int))
+    status = smallla_dgetrf_iter(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), c_int), &
+        int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_LU, int(max(1, size(LU, 1)), c_int), &
+        int(max(1, size(LU, 1)), c_long_long) * size(LU, 2), p_ipiv, strideP_, p_opts, p_sweeps, p_info, &
+        int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrf_iter_d
 
@@ -1186,9 +1192,10 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_cgetrf_iter(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_LU, int(size(LU, 1), c_int), int(size(LU, 1), &
-        c_long_long) * size(LU, 2), p_ipiv, strideP_, p_opts, p_sweeps, p_info, int(size(A, 3), c_int))
+    status = smallla_cgetrf_iter(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), c_int), &
+        int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_LU, int(max(1, size(LU, 1)), c_int), &
+        int(max(1, size(LU, 1)), c_long_long) * size(LU, 2), p_ipiv, strideP_, p_opts, p_sweeps, p_info, &
+        int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrf_iter_c
 
@@ -1253,9 +1260,10 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_zgetrf_iter(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_LU, int(size(LU, 1), c_int), int(size(LU, 1), &
-        c_long_long) * size(LU, 2), p_ipiv, strideP_, p_opts, p_sweeps, p_info, int(size(A, 3), c_int))
+    status = smallla_zgetrf_iter(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), c_int), &
+        int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_LU, int(max(1, size(LU, 1)), c_int), &
+        int(max(1, size(LU, 1)), c_long_long) * size(LU, 2), p_ipiv, strideP_, p_opts, p_sweeps, p_info, &
+        int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrf_iter_z
 
@@ -1305,9 +1313,10 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_sgetriStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_C, int(size(C, 1), c_int), &
-        int(size(C, 1), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    status = smallla_sgetriStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, strideP_, p_C, int(max(1, &
+        size(C, 1)), c_int), int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), &
+        c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getri_strided_batched_s
 
@@ -1357,9 +1366,10 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_dgetriStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_C, int(size(C, 1), c_int), &
-        int(size(C, 1), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    status = smallla_dgetriStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, strideP_, p_C, int(max(1, &
+        size(C, 1)), c_int), int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), &
+        c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getri_strided_batched_d
 
@@ -1409,9 +1419,10 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_cgetriStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_C, int(size(C, 1), c_int), &
-        int(size(C, 1), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    status = smallla_cgetriStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, strideP_, p_C, int(max(1, &
+        size(C, 1)), c_int), int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), &
+        c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getri_strided_batched_c
 
@@ -1461,9 +1472,10 @@ contains
     if (size(info) > 0) p_info = c_loc(info)
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
-    status = smallla_zgetriStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_C, int(size(C, 1), c_int), &
-        int(size(C, 1), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    status = smallla_zgetriStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, strideP_, p_C, int(max(1, &
+        size(C, 1)), c_int), int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), &
+        c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getri_strided_batched_z
 
@@ -1502,8 +1514,9 @@ contains
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
     status = smallla_sgetrsStridedBatched(handle, trans, int(size(A, 2), c_int), int(size(B, 2), c_int), &
-        p_A, int(size(A, 1), c_int), int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_B, &
-        int(size(B, 1), c_int), int(size(B, 1), c_long_long) * size(B, 2), int(size(A, 3), c_int))
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, &
+        strideP_, p_B, int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, &
+        2), int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrs_strided_batched_s
 
@@ -1542,8 +1555,9 @@ contains
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
     status = smallla_dgetrsStridedBatched(handle, trans, int(size(A, 2), c_int), int(size(B, 2), c_int), &
-        p_A, int(size(A, 1), c_int), int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_B, &
-        int(size(B, 1), c_int), int(size(B, 1), c_long_long) * size(B, 2), int(size(A, 3), c_int))
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, &
+        strideP_, p_B, int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, &
+        2), int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrs_strided_batched_d
 
@@ -1582,8 +1596,9 @@ contains
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
     status = smallla_cgetrsStridedBatched(handle, trans, int(size(A, 2), c_int), int(size(B, 2), c_int), &
-        p_A, int(size(A, 1), c_int), int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_B, &
-        int(size(B, 1), c_int), int(size(B, 1), c_long_long) * size(B, 2), int(size(A, 3), c_int))
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, &
+        strideP_, p_B, int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, &
+        2), int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrs_strided_batched_c
 
@@ -1622,8 +1637,9 @@ contains
     strideP_ = max(1, size(A, 2))
     if (present(ipiv)) strideP_ = size(ipiv, 1)
     status = smallla_zgetrsStridedBatched(handle, trans, int(size(A, 2), c_int), int(size(B, 2), c_int), &
-        p_A, int(size(A, 1), c_int), int(size(A, 1), c_long_long) * size(A, 2), p_ipiv, strideP_, p_B, &
-        int(size(B, 1), c_int), int(size(B, 1), c_long_long) * size(B, 2), int(size(A, 3), c_int))
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_ipiv, &
+        strideP_, p_B, int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, &
+        2), int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_getrs_strided_batched_z
 
@@ -1658,9 +1674,9 @@ contains
     if (size(C) > 0) p_C = c_loc(C)
     p_info = c_null_ptr
     if (size(info) > 0) p_info = c_loc(info)
-    status = smallla_smatinvStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_C, int(size(C, 1), c_int), int(size(C, 1), &
-        c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    status = smallla_smatinvStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_C, int(max(1, size(C, 1)), c_int), &
+        int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_matinv_strided_batched_s
 
@@ -1695,9 +1711,9 @@ contains
     if (size(C) > 0) p_C = c_loc(C)
     p_info = c_null_ptr
     if (size(info) > 0) p_info = c_loc(info)
-    status = smallla_dmatinvStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_C, int(size(C, 1), c_int), int(size(C, 1), &
-        c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    status = smallla_dmatinvStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_C, int(max(1, size(C, 1)), c_int), &
+        int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_matinv_strided_batched_d
 
@@ -1732,9 +1748,9 @@ contains
     if (size(C) > 0) p_C = c_loc(C)
     p_info = c_null_ptr
     if (size(info) > 0) p_info = c_loc(info)
-    status = smallla_cmatinvStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_C, int(size(C, 1), c_int), int(size(C, 1), &
-        c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    status = smallla_cmatinvStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_C, int(max(1, size(C, 1)), c_int), &
+        int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_matinv_strided_batched_c
 
@@ -1769,9 +1785,9 @@ contains
     if (size(C) > 0) p_C = c_loc(C)
     p_info = c_null_ptr
     if (size(info) > 0) p_info = c_loc(info)
-    status = smallla_zmatinvStridedBatched(handle, int(size(A, 2), c_int), p_A, int(size(A, 1), c_int), &
-        int(size(A, 1), c_long_long) * size(A, 2), p_C, int(size(C, 1), c_int), int(size(C, 1), &
-        c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    status = smallla_zmatinvStridedBatched(handle, int(size(A, 2), c_int), p_A, int(max(1, size(A, 1)), &
+        c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_C, int(max(1, size(C, 1)), c_int), &
+        int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_matinv_strided_batched_z
 

@@ -95,6 +95,27 @@ contains
     ok = status == SMALLLA_INVALID_HANDLE .and. len(msg) > 0 .and. all(A == 1)
     call report('invalid handle', ok, '', failures)
 
+    ! empty batches are successful no-ops through the generic procedures (no c_loc of a zero-sized array)
+    block
+      real(c_double), allocatable :: E(:, :, :), F(:, :, :)
+      integer(c_int), allocatable :: ipivE(:, :), infoE(:)
+      allocate(E(4, 4, 0), F(4, 4, 0), ipivE(4, 0), infoE(0))
+      status = smallla_getrf_strided_batched(h, E, ipivE, infoE)
+      ok = status == SMALLLA_SUCCESS
+      status = smallla_matinv_strided_batched(h, E, F, infoE)
+      ok = ok .and. status == SMALLLA_SUCCESS
+      deallocate(E, F, ipivE, infoE)
+      allocate(E(0, 0, 3), F(0, 0, 3), ipivE(0, 3), infoE(3))
+      infoE = 0
+      status = smallla_getrf_strided_batched(h, E, ipivE, infoE)
+      ok = ok .and. status == SMALLLA_SUCCESS .and. all(infoE == 0)
+      deallocate(F)
+      allocate(F(0, 2, 3))
+      status = smallla_getrs_strided_batched(h, SMALLLA_OP_N, E, ipivE, F)
+      ok = ok .and. status == SMALLLA_SUCCESS
+      call report('empty batches (batch = 0, n = 0)', ok, smallla_error_message(h), failures)
+    end block
+
     call smallla_get_version(major, minor, patch)
     ok = major == SMALLLA_VERSION_MAJOR .and. minor == SMALLLA_VERSION_MINOR
     call report('smallla_get_version matches the module constants', ok, '', failures)

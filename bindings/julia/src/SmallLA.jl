@@ -170,7 +170,9 @@ function _check_pivots(ipiv::AbstractMatrix, n::Integer, batch::Integer)
         throw(DimensionMismatch("ipiv must be $n x $batch (n x batch), got size $(size(ipiv))"))
 end
 
-_stride(A::Array{<:Any,3}) = Clonglong(size(A, 1)) * Clonglong(size(A, 2))
+# Distance between matrices; with no rows (n = 0) nothing is accessed, and the stride only has to pass the
+# check stride >= ld * columns with ld = 1.
+_stride(A::Array{<:Any,3}) = Clonglong(max(1, size(A, 1))) * Clonglong(size(A, 2))
 
 function _trans(t::Char)
     t == 'N' && return SMALLLA_OP_N

@@ -85,6 +85,7 @@ solve_ratio(A, X, B) = opnorm(B - A * X, 1) / (opnorm(A, 1) * opnorm(X, 1) * siz
         @test size(ipiv) == (3, 0) && isempty(info)
         C, info = matinv_batched(zeros(ComplexF64, 0, 0, 4))
         @test size(C) == (0, 0, 4) && info == zeros(Cint, 4)
+        @test size(getrs_batched!(zeros(0, 0, 3), zeros(Cint, 0, 3), zeros(0, 2, 3))) == (0, 2, 3)
     end
 
     @testset "errors carry the library's message" begin
