@@ -40,7 +40,10 @@ run)
     if [ -n "${OUT:-}" ]; then result=$OUT/fortran_cuda.txt; else result=$root/perf/results/fortran_cuda.txt; fi
   fi
   mkdir -p "$(dirname "$result")"
-  export LD_LIBRARY_PATH="$build/lib:$build/bindings:$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  # the CUDA toolkit's own folder last, for what was not staged (e.g. libcublas of a CUDA libsmallla)
+  cuda_libs=""
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do [ -d "$d" ] && cuda_libs="$cuda_libs:$d"; done
+  export LD_LIBRARY_PATH="$build/lib:$build/bindings:$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}$cuda_libs"
   {
     echo "# Fortran caller of smallla on the CUDA backend (bindings/fortran/test/test_smallla_cuda.F90)"
     echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
