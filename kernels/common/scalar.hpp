@@ -18,7 +18,7 @@ namespace smallla {
 template <class R>
 struct complex {
     R re, im;
-    SMALLLA_HD complex() = default;
+    complex() = default;  // defaulted: host and device alike, trivial (usable in __shared__ arrays)
     SMALLLA_HD constexpr complex(R r) : re(r), im(R(0)) {}
     SMALLLA_HD constexpr complex(R r, R i) : re(r), im(i) {}
     SMALLLA_HD complex &operator+=(complex b) { re += b.re; im += b.im; return *this; }

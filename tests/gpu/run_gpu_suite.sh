@@ -22,7 +22,7 @@ run_one() {  # name log command...
     local name=$1 log=$2
     shift 2
     local t0=$SECONDS
-    timeout 900 "$@" >"$log" 2>&1
+    timeout "${SMALLLA_TEST_TIMEOUT:-900}" "$@" >"$log" 2>&1
     local rc=$?
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1)); note "PASS    $name ($((SECONDS - t0)) s)"
@@ -34,10 +34,14 @@ run_one() {  # name log command...
     fi
 }
 
+export OPENBLAS_NUM_THREADS=1 CMOCKA_MESSAGE_OUTPUT=STDOUT
 for t in "$stage"/bin/*; do
     name=$(basename "$t")
-    case "$name" in smallla-bench*) continue ;; esac
-    run_one "$name" "$out/$name.log" "$t"
+    case "$name" in
+        smallla-bench*) ;;
+        test_*) run_one "$name cuda" "$out/$name.log" "$t" cuda ;;  # the CMocka suites on the CUDA backend
+        *) run_one "$name" "$out/$name.log" "$t" ;;
+    esac
 done
 
 # Sanitizers on a small sweep of the CUDA backend (every kernel family: register kernels, n > 32 kernels).

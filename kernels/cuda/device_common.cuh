@@ -1,0 +1,137 @@
+// Pieces shared by the CUDA kernels of the LU family: the batch as a kernel sees it, LAPACK's pivot rule
+// as a reduction over the lanes of a group, and the "scale by the reciprocal or divide" test of getf2.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <climits>
+
+#include "common/batch.hpp"
+#include "common/scalar.hpp"
+
+namespace smallla {
+namespace cuda_kernels {
+
+// A batch of matrices as the kernels see it: a pointer array or base + stride, decided at run time so that
+// one instantiation serves both API forms (the branch is uniform and costs one predicate).
+template <class T> struct batch_ref {
+    T *base;
+    T *const *ptrs;
+    long long stride;
+    int ld;
+    __device__ __forceinline__ T *operator[](long long b) const { return ptrs ? ptrs[b] : base + b * stride; }
+};
+template <class T> inline batch_ref<T> make_batch_ref(const matrix_batch<T> &m) {
+    return {m.base, m.ptrs, m.stride, m.ld};
+}
+
+// Pivot vectors of a batch; base == nullptr means "no pivoting" (or "identity" when reading).
+template <class I> struct pivots_ref {
+    I *base;
+    long long stride;
+    __device__ __forceinline__ I *operator[](long long b) const { return base + b * stride; }
+};
+template <class I> inline pivots_ref<I> make_pivots_ref(const pivot_batch<I> &p) { return {p.base, p.stride}; }
+
+// |x| as getf2 measures the pivot before choosing between the reciprocal and the division (the modulus for
+// complex). Only compared with sfmin, so the cheap max(|re|, |im|) decides unless it is below sfmin.
+template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(R x) { return fabs(x) >= sfmin<R>(); }
+template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(complex<R> x) {
+    const R m = fmax(fabs(x.re), fabs(x.im));
+    if (m >= sfmin<R>()) return true;
+    return hypot(x.re, x.im) >= sfmin<R>();
+}
+
+__device__ __forceinline__ float max_abs_part(float x) { return fabsf(x); }
+__device__ __forceinline__ double max_abs_part(double x) { return fabs(x); }
+template <class R> __device__ __forceinline__ R max_abs_part(complex<R> x) { return fmax(fabs(x.re), fabs(x.im)); }
+
+// ---- reductions over the lanes of a group (mask = the group's lanes of one warp) ---------------------------
+__device__ __forceinline__ unsigned group_max(unsigned mask, unsigned v) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_max_sync(mask, v);
+#else
+    // Older chips: every lane of the group reads every other lane (slow, correct; not a built target by default).
+    unsigned m = v;
+    for (int l = 0; l < 32; ++l)
+        if (mask & (1u << l)) { unsigned o = __shfl_sync(mask, v, l); m = o > m ? o : m; }
+    return m;
+#endif
+}
+__device__ __forceinline__ unsigned group_min(unsigned mask, unsigned v) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(mask, v);
+#else
+    unsigned m = v;
+    for (int l = 0; l < 32; ++l)
+        if (mask & (1u << l)) { unsigned o = __shfl_sync(mask, v, l); m = o < m ? o : m; }
+    return m;
+#endif
+}
+
+// LAPACK's IxAMAX over the rows of a group that are still candidates, in LAPACK's current (already swapped)
+// row order: the first maximum of v wins, where "first" means the smallest position pos. NaN: IxAMAX starts
+// from the entry at position k and takes a later entry only if it is strictly larger, so a NaN at position k
+// wins and a NaN anywhere else never does. Returns the position of the pivot row (the same in every lane).
+// The measure v >= 0 is mapped to an unsigned key that orders like the value (nonnegative IEEE numbers order
+// like their bit patterns); non-candidates and NaN that cannot win get key 0, below every candidate's key.
+__device__ __forceinline__ int select_pivot(unsigned mask, float v, bool candidate, bool at_k, int pos) {
+    unsigned key = 0;
+    if (candidate) key = (v != v) ? (at_k ? 0xffffffffu : 0u) : __float_as_uint(v) + 1u;
+    const unsigned top = group_max(mask, key);
+    return (int)group_min(mask, key == top ? (unsigned)pos : 0xffffffffu);
+}
+__device__ __forceinline__ int select_pivot(unsigned mask, double v, bool candidate, bool at_k, int pos) {
+    unsigned hi = 0, lo = 0;
+    if (candidate) {
+        if (v != v) {
+            hi = lo = at_k ? 0xffffffffu : 0u;
+        } else {
+            const unsigned long long bits = (unsigned long long)__double_as_longlong(v) + 1ull;
+            hi = (unsigned)(bits >> 32);
+            lo = (unsigned)bits;
+        }
+    }
+    const unsigned top_hi = group_max(mask, hi);
+    const unsigned top_lo = group_max(mask, hi == top_hi ? lo : 0u);
+    return (int)group_min(mask, (hi == top_hi && lo == top_lo) ? (unsigned)pos : 0xffffffffu);
+}
+
+// Division by a pivot without a division in the inner loops: x / p is computed as (x * s) * (1 / (p * s))
+// with s a power of two that brings |p| near 1 when |p| < sfmin (getf2 divides in that case because 1/p would
+// overflow), and s = 1 otherwise, where this is exactly getf2's "times the reciprocal". One division per
+// pivot instead of one per entry keeps the unrolled kernels small.
+template <class T> struct pivot_scaler {
+    using R = real_t<T>;
+    R s;
+    T recip;
+    bool zero;
+    __device__ __forceinline__ explicit pivot_scaler(T p) {
+        zero = is_zero(p);
+        s = R(1);
+        if (!zero && !modulus_at_least_sfmin(p)) {
+            int e;
+            frexp(max_abs_part(p), &e);
+            s = ldexp(R(1), -e);
+        }
+        recip = T(R(1)) / (s * p);
+    }
+    __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }
+    // The multiplier of a row below the pivot as getf2 forms it; left alone when the pivot is exactly zero
+    // (getf2 then skips the scaling).
+    __device__ __forceinline__ T multiplier(T x) const { return zero ? x : divide(x); }
+};
+
+// Shuffles of the scalar types (complex: two shuffles of the real type).
+template <class R> __device__ __forceinline__ R shfl(unsigned mask, R v, int lane) { return __shfl_sync(mask, v, lane); }
+template <class R> __device__ __forceinline__ complex<R> shfl(unsigned mask, complex<R> v, int lane) {
+    return {__shfl_sync(mask, v.re, lane), __shfl_sync(mask, v.im, lane)};
+}
+
+template <class T> __device__ __forceinline__ T maybe_conj(T x, bool c) {
+    if constexpr (scalar_traits<T>::is_complex) return c ? conj(x) : x;
+    else return x;
+}
+
+}  // namespace cuda_kernels
+}  // namespace smallla

@@ -1,0 +1,451 @@
+// Register-resident kernels of the LU family for n <= 32 (the seed paper's design): one matrix per group of
+// N lanes of a warp, one row per lane held in registers, 32/N matrices per warp and several warps per block.
+// N is a template parameter so that every loop over rows and columns unrolls and the register arrays are
+// indexed only by compile-time constants. Each matrix is read once and written once; the loads and stores
+// of one column are contiguous across the lanes of a group.
+//
+// Pivoting uses a LAZY SWAP: rows never move between lanes. Each lane tracks the position of its row in
+// LAPACK's swapped order (pos), so that ties are broken exactly as LAPACK does, and writes its row once, at
+// the end, to its final position. The pivot row is broadcast through a small shared-memory buffer per group
+// (one store per element by the pivot lane, one broadcast load per element by the others).
+//
+// Only definitions live here; lu_registers_*.cu instantiate them per precision and order range.
+#pragma once
+
+#include "device_common.cuh"
+#include "lu_registers.hpp"
+
+namespace smallla {
+namespace cuda_kernels {
+
+template <int N> struct group_shape {
+    static constexpr int per_warp = 32 / N;  // matrices per warp
+    static constexpr unsigned lanes = N == 32 ? 0xffffffffu : ((1u << N) - 1u);
+};
+
+// Where a thread sits: its matrix b, its row i in the group, the group's lane mask.
+template <int N, int Warps> struct group_place {
+    int warp, g, i, base_lane;
+    unsigned mask;
+    long long b;
+    bool valid;
+    __device__ __forceinline__ group_place(int batch) {
+        const int lane = threadIdx.x & 31;
+        warp = threadIdx.x >> 5;
+        g = lane / N;
+        i = lane - g * N;
+        base_lane = g * N;
+        mask = group_shape<N>::lanes << base_lane;
+        b = ((long long)blockIdx.x * Warps + warp) * group_shape<N>::per_warp + g;
+        valid = g < group_shape<N>::per_warp && b < batch;
+    }
+};
+
+// Staging through shared memory: for a contiguous batch (strided, ld == n, stride == n*n) a block's matrices
+// are one contiguous chunk, copied in and out with 16-byte accesses that are fully coalesced, instead of
+// each lane loading its row element by element (which for small n leaves most of every 32-byte sector to
+// other instructions). Only for small orders, where the per-block tile stays small.
+template <int N> constexpr bool stage_capable() { return N <= 16; }
+template <class T, int N, int Warps> struct tile_shape {
+    static constexpr int mats = Warps * group_shape<N>::per_warp;
+    static constexpr int elems = stage_capable<N>() ? mats * N * N : 1;
+};
+template <class T, class S> __device__ __forceinline__ void tile_copy(T *dst, const S *src, long long elems) {
+    const long long bytes = elems * (long long)sizeof(T);
+    if ((((unsigned long long)dst | (unsigned long long)src) & 15) == 0 && (bytes & 15) == 0) {
+        int4 *d = reinterpret_cast<int4 *>(dst);
+        const int4 *s = reinterpret_cast<const int4 *>(src);
+        for (long long e = threadIdx.x; e < bytes / 16; e += blockDim.x) d[e] = s[e];
+    } else {
+        for (long long e = threadIdx.x; e < elems; e += blockDim.x) dst[e] = src[e];
+    }
+}
+
+// Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
+// and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
+template <class T, int N>
+__device__ __forceinline__ int lazy_pivot_step(unsigned mask, T akk, int k, int &pos, bool &is_piv) {
+    const int ppos = select_pivot(mask, abs1(akk), pos >= k, pos == k, pos);
+    is_piv = pos == ppos;
+    if (is_piv) pos = k;
+    else if (pos == k) pos = ppos;
+    return ppos;
+}
+
+// ---- getrf ---------------------------------------------------------------------------------------------------
+// One group's matrix: read from m (leading dimension ld), factored, written back to m.
+template <class T, int N, int Warps>
+__device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
+                                            T (&bcast)[2][N]) {
+    T a[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j) a[j] = m[at.i + j * ld];
+
+    const bool pivoting = piv != nullptr;
+    int pos = at.i, my_piv = at.i, inf = 0;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        bool is_piv = at.i == k;
+        int ppos = k;
+        if (pivoting) ppos = lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
+        if (at.i == k) my_piv = ppos;
+        T *buf = bcast[k & 1];
+        if (is_piv) {
+#pragma unroll
+            for (int j = k; j < N; ++j) buf[j] = a[j];
+        }
+        __syncwarp(at.mask);
+        const pivot_scaler<T> s(buf[k]);
+        if (s.zero && inf == 0) inf = k + 1;
+        if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
+            const T l = s.multiplier(a[k]);
+            a[k] = l;
+#pragma unroll
+            for (int j = k + 1; j < N; ++j) a[j] -= l * buf[j];
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < N; ++j) m[pos + j * ld] = a[j];
+    if (pivoting) piv[at.i] = my_piv + 1;
+    if (at.i == 0) *info = inf;
+}
+
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32)
+getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool staged) {
+    constexpr int G = group_shape<N>::per_warp;
+    using tile_t = tile_shape<T, N, Warps>;
+    __shared__ __align__(16) T bcast[Warps][G][2][N];
+    __shared__ __align__(16) T tile[tile_t::elems];
+    const group_place<N, Warps> at(batch);
+    const bool use_tile = stage_capable<N>() && staged;
+    const long long first = (long long)blockIdx.x * tile_t::mats;
+    const long long count = min((long long)tile_t::mats, batch - first) * N * N;
+    if (use_tile) {
+        tile_copy(tile, A.base + first * N * N, count);
+        __syncthreads();
+    }
+    if (at.valid) {
+        T *m = use_tile ? tile + (at.warp * G + at.g) * N * N : A[at.b];
+        getrf_group<T, N, Warps>(at, m, use_tile ? N : A.ld, P.base ? P[at.b] : nullptr, info + at.b,
+                                 bcast[at.warp][at.g]);
+    }
+    if (use_tile) {
+        __syncthreads();
+        tile_copy(A.base + first * N * N, tile, count);
+    }
+}
+
+// ---- matinv: Gauss-Jordan in registers -----------------------------------------------------------------------
+// inv(A) in one pass with only n registers per row: the in-place Gauss-Jordan sweep with LAPACK's partial
+// pivoting. The rows not yet pivoted see exactly getrf's arithmetic (multiplier = a(i,k)/pivot the way getf2
+// forms it, then a(i,j) -= multiplier * pivot row), so pivots and info are getrf's. After the sweep of the
+// pivot (r_k, k) for every k, the row that was pivot at step k holds row k of inv(A) with its column k'
+// belonging to column r_k' of inv(A).
+template <class T, int N, int Warps>
+__device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, const T *m, long long lda, T *c,
+                                             long long ldc, int *info, T (&bcast)[2][N]) {
+
+    T a[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j) a[j] = m[at.i + j * lda];
+
+    constexpr int packs = (N + 3) / 4;
+    unsigned rows_of_step[packs];  // r_k, the original row of the pivot of step k, 8 bits each
+#pragma unroll
+    for (int q = 0; q < packs; ++q) rows_of_step[q] = 0;
+    int pos = at.i, my_step = 0, inf = 0;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        bool is_piv;
+        lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
+        const unsigned ballot = __ballot_sync(at.mask, is_piv);
+        rows_of_step[k / 4] |= (unsigned)(__ffs(ballot) - 1 - at.base_lane) << (8 * (k % 4));
+        T *buf = bcast[k & 1];
+        if (is_piv) {
+            my_step = k;
+#pragma unroll
+            for (int j = 0; j < N; ++j) buf[j] = a[j];
+        }
+        __syncwarp(at.mask);
+        const pivot_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
+        if (sc.zero && inf == 0) inf = k + 1;
+        if (is_piv) {
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+                if (j != k) a[j] = -sc.divide(a[j]);
+            a[k] = sc.divide(T(real_t<T>(1)));
+        } else {
+            const T l = sc.divide(a[k]);
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+                if (j != k) a[j] -= l * buf[j];
+            a[k] = l;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        const int col = (rows_of_step[j / 4] >> (8 * (j % 4))) & 0xff;
+        c[my_step + col * ldc] = a[j];
+    }
+    if (at.i == 0) *info = inf;
+}
+
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32)
+matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
+    constexpr int G = group_shape<N>::per_warp;
+    using tile_t = tile_shape<T, N, Warps>;
+    __shared__ __align__(16) T bcast[Warps][G][2][N];
+    __shared__ __align__(16) T tile[tile_t::elems];
+    const group_place<N, Warps> at(batch);
+    const bool use_tile = stage_capable<N>() && staged;  // A and C both contiguous; C may be A
+    const long long first = (long long)blockIdx.x * tile_t::mats;
+    const long long count = min((long long)tile_t::mats, batch - first) * N * N;
+    if (use_tile) {
+        tile_copy(tile, A.base + first * N * N, count);
+        __syncthreads();
+    }
+    if (at.valid) {
+        T *t = tile + (at.warp * G + at.g) * N * N;
+        matinv_group<T, N, Warps>(at, use_tile ? t : A[at.b], use_tile ? N : A.ld, use_tile ? t : C[at.b],
+                                  use_tile ? N : C.ld, info + at.b, bcast[at.warp][at.g]);
+    }
+    if (use_tile) {
+        __syncthreads();
+        tile_copy(C.base + first * N * N, tile, count);
+    }
+}
+
+// ---- getri: inverse from the factors -------------------------------------------------------------------------
+// Lane k holds row k of the factors. inv(U) row by row from the bottom (xTRTI2's arithmetic), then
+// inv(A) L = inv(U) column by column from the right (xGETRI), then the column interchanges, applied as a
+// scatter of each column to its final place. A singular U leaves C = the factors, as the host backend does.
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32)
+getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info, int batch) {
+    constexpr int G = group_shape<N>::per_warp;
+    __shared__ __align__(16) T bcast[Warps][G][2][N];
+    __shared__ int dest[Warps][G][N];
+    const group_place<N, Warps> at(batch);
+    if (!at.valid) return;
+    const int i = at.i;
+    const T *m = A[at.b];
+    const long long lda = A.ld;
+    T a[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j) a[j] = m[i + j * lda];
+    T *c = C[at.b];
+    const long long ldc = C.ld;
+
+    T diag = a[0];
+#pragma unroll
+    for (int j = 1; j < N; ++j)
+        if (j == i) diag = a[j];
+    const bool zero_diag = is_zero(diag);
+    const unsigned zeros = __ballot_sync(at.mask, zero_diag) >> at.base_lane;
+    if (zeros != 0) {
+#pragma unroll
+        for (int j = 0; j < N; ++j) c[i + j * ldc] = a[j];
+        if (i == 0) info[at.b] = __ffs(zeros);
+        return;
+    }
+
+    const T diag_inv = T(real_t<T>(1)) / diag;  // xTRTI2's 1/U(j,j), one division per lane
+    // inv(U): step m finalizes row m (reciprocal of the diagonal, scaling as xTRTI2), then the rows above
+    // accumulate it. Row k keeps U(k, m) until step m consumes it, so the accumulation is in place.
+#pragma unroll
+    for (int s = N - 1; s >= 0; --s) {
+        T *buf = bcast[at.warp][at.g][s & 1];
+        if (i == s) {
+            const T r = diag_inv;
+            a[s] = r;
+#pragma unroll
+            for (int j = s + 1; j < N; ++j) a[j] = a[j] * (-r);
+#pragma unroll
+            for (int j = s; j < N; ++j) buf[j] = a[j];
+        }
+        __syncwarp(at.mask);
+        if (i < s) {
+            const T u = a[s];
+            a[s] = u * buf[s];
+#pragma unroll
+            for (int j = s + 1; j < N; ++j) a[j] += u * buf[j];
+        }
+    }
+    // inv(A) L = inv(U): column s of inv(A) = column s of inv(U) - inv(A)(:, s+1:) * L(s+1:, s).
+#pragma unroll
+    for (int s = N - 2; s >= 0; --s) {
+        T *buf = bcast[at.warp][at.g][s & 1];
+        if (i > s) buf[i] = a[s];  // L(i, s), the column that step s needs
+        __syncwarp(at.mask);
+        T x = i <= s ? a[s] : T(real_t<T>(0));
+#pragma unroll
+        for (int j = s + 1; j < N; ++j) x -= a[j] * buf[j];
+        a[s] = x;
+    }
+    // Column interchanges in reverse order: where column i of the product ends up.
+    int d = i;
+    if (P.base != nullptr) {
+        const int *piv = P[at.b];
+        int *mine = dest[at.warp][at.g];
+        mine[i] = piv[i] - 1;
+        __syncwarp(at.mask);
+#pragma unroll
+        for (int j = N - 2; j >= 0; --j) {
+            const int p = mine[j];
+            if (p != j && p >= 0 && p < N) d = d == j ? p : (d == p ? j : d);
+        }
+        __syncwarp(at.mask);
+        mine[i] = d;
+        __syncwarp(at.mask);
+#pragma unroll
+        for (int j = 0; j < N; ++j) c[i + mine[j] * ldc] = a[j];
+    } else {
+#pragma unroll
+        for (int j = 0; j < N; ++j) c[i + j * ldc] = a[j];
+    }
+    if (i == 0) info[at.b] = 0;
+}
+
+// ---- getrs: solve from the factors ---------------------------------------------------------------------------
+// Lane t holds row t of M, where M = LU for op N and M = (LU)^T (conjugated for op C) for op T/C, and the
+// t-th entry of one right-hand side at a time. Both cases are a forward substitution with the lower part of M
+// then a backward one with its upper part; the unit diagonal is L's (lower for N, upper for T/C). The row
+// interchanges are applied before (N) or after (T/C) as one scatter through shared memory.
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32)
+getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A, pivots_ref<const int> P,
+                      batch_ref<T> B, int batch, bool staged) {
+    constexpr int G = group_shape<N>::per_warp;
+    using tile_t = tile_shape<T, N, Warps>;
+    __shared__ T xbuf[Warps][G][N];
+    __shared__ int pbuf[Warps][G][N];
+    __shared__ __align__(16) T tile[tile_t::elems];
+    const group_place<N, Warps> at(batch);
+    const bool use_tile = stage_capable<N>() && staged;  // the factors only: read once, never written
+    if (use_tile) {
+        const long long first = (long long)blockIdx.x * tile_t::mats;
+        tile_copy(tile, A.base + first * N * N, min((long long)tile_t::mats, batch - first) * N * N);
+        __syncthreads();
+    }
+    if (!at.valid) return;  // no barrier follows
+    const int t = at.i;
+    const bool notrans = trans == SMALLLA_OP_N, conjugate = trans == SMALLLA_OP_C;
+    const T *m = use_tile ? tile + (at.warp * G + at.g) * N * N : A[at.b];
+    const long long lda = use_tile ? N : A.ld;
+    T a[N];
+    if (notrans) {
+#pragma unroll
+        for (int j = 0; j < N; ++j) a[j] = m[t + j * lda];
+    } else {
+#pragma unroll
+        for (int j = 0; j < N; ++j) a[j] = maybe_conj(m[j + t * lda], conjugate);
+    }
+    T diag = a[0];
+#pragma unroll
+    for (int j = 1; j < N; ++j)
+        if (j == t) diag = a[j];
+    const pivot_scaler<T> dsc(diag);  // x / U(t,t) without a division per step
+    // Where entry t goes under the interchanges: forward order before the N solve, reverse after T/C.
+    int d = t;
+    if (P.base != nullptr) {
+        int *piv = pbuf[at.warp][at.g];
+        piv[t] = P[at.b][t] - 1;
+        __syncwarp(at.mask);
+        if (notrans) {
+#pragma unroll
+            for (int k = 0; k < N; ++k) {
+                const int p = piv[k];
+                if (p != k && p >= 0 && p < N) d = d == k ? p : (d == p ? k : d);
+            }
+        } else {
+#pragma unroll
+            for (int k = N - 1; k >= 0; --k) {
+                const int p = piv[k];
+                if (p != k && p >= 0 && p < N) d = d == k ? p : (d == p ? k : d);
+            }
+        }
+    }
+    T *xs = xbuf[at.warp][at.g];
+    T *bm = B[at.b];
+    const long long ldb = B.ld;
+    for (int r = 0; r < nrhs; ++r) {
+        T x = bm[t + r * ldb];
+        if (notrans && P.base != nullptr) {
+            __syncwarp(at.mask);
+            xs[d] = x;
+            __syncwarp(at.mask);
+            x = xs[t];
+        }
+#pragma unroll
+        for (int j = 0; j < N; ++j) {  // lower part of M, unit for op N
+            if (!notrans && t == j) x = dsc.divide(x);
+            const T xj = shfl(at.mask, x, at.base_lane + j);
+            if (t > j) x -= a[j] * xj;
+        }
+#pragma unroll
+        for (int j = N - 1; j >= 0; --j) {  // upper part of M, unit for op T/C
+            if (notrans && t == j) x = dsc.divide(x);
+            const T xj = shfl(at.mask, x, at.base_lane + j);
+            if (t < j) x -= a[j] * xj;
+        }
+        if (!notrans && P.base != nullptr) {
+            __syncwarp(at.mask);
+            xs[d] = x;
+            __syncwarp(at.mask);
+            x = xs[t];
+        }
+        bm[t + r * ldb] = x;
+    }
+}
+
+// ---- launchers -----------------------------------------------------------------------------------------------
+// Warps per block: enough matrices per block to keep blocks few, small enough for many resident blocks.
+template <int N> constexpr int warps_per_block() { return N <= 8 ? 2 : 4; }
+
+template <int N> inline unsigned blocks_for(int batch, int warps) {
+    const long long per_block = (long long)warps * group_shape<N>::per_warp;
+    return (unsigned)((batch + per_block - 1) / per_block);
+}
+
+// Staging needs a contiguous batch: strided, ld == n and stride == n*n (the stride is irrelevant for one
+// matrix). Off unless SMALLLA_CUDA_STAGING=1 (measured slower; kept as a knob for the benchmarks).
+template <class T> inline bool contiguous(const matrix_batch<T> &m, int n, int batch) {
+    return !m.is_pointer_array() && m.ld == n && (batch <= 1 || m.stride == (long long)n * n);
+}
+template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
+    constexpr int W = warps_per_block<N>();
+    const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
+    getrf_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+        make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
+}
+template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, cudaStream_t stream) {
+    constexpr int W = warps_per_block<N>();
+    const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
+    matinv_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+        make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
+}
+template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cudaStream_t stream) {
+    if constexpr (getri_in_registers<T, N>()) {  // else never called: the dispatch takes the general kernel
+        constexpr int W = warps_per_block<N>();
+        getri_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+            make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch);
+    }
+}
+template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cudaStream_t stream) {
+    constexpr int W = warps_per_block<N>();
+    const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
+    getrs_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+        a.trans, a.nrhs, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.B), a.batch, staged);
+}
+
+// Explicit instantiation of the four launchers for one (T, N): the table in lu_registers_*.cu uses it.
+#define SMALLLA_REGISTER_KERNELS(T, N)                                                             \
+    template void launch_getrf_registers<T, N>(const getrf_args<T> &, cudaStream_t);               \
+    template void launch_matinv_registers<T, N>(const matinv_args<T> &, cudaStream_t);             \
+    template void launch_getri_registers<T, N>(const getri_args<T> &, cudaStream_t);               \
+    template void launch_getrs_registers<T, N>(const getrs_args<T> &, cudaStream_t);
+
+}  // namespace cuda_kernels
+}  // namespace smallla

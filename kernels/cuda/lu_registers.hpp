@@ -1,0 +1,40 @@
+// Declarations of the register-resident kernels' launchers (n <= 32), for the CUDA dispatch. The definitions
+// (lu_registers.cuh) are instantiated per precision and order range in lu_registers_*.cu, so the dispatch does
+// not compile them again.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "backend.hpp"
+
+namespace smallla {
+namespace cuda_kernels {
+
+// The largest order served by the register kernels.
+constexpr int register_max_n = 32;
+
+template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream);
+template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, cudaStream_t stream);
+template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cudaStream_t stream);
+template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cudaStream_t stream);
+
+// getri in registers holds a row of the factors plus the row of inv(U) being accumulated; for double complex
+// beyond n = 24 that does not fit in 255 registers (ptxas spills, and the spilled kernel gave wrong results
+// at n = 31 with nvcc 13.0), so those orders take the one-block-per-matrix kernel instead.
+template <class T, int N> constexpr bool getri_in_registers() { return !(sizeof(T) == 16 && N > 24); }
+
+// Whether the register kernels may stage contiguous batches through shared memory (default no:
+// measured slower on the H100, see perf/NOTES.md; SMALLLA_CUDA_STAGING=1 in the environment turns it on, a knob for the benchmarks). Defined in backend.cpp.
+bool staging_allowed();
+
+// The orders instantiated, in two halves per precision (the second half is the expensive one to compile).
+#define SMALLLA_ORDERS_1_16(M, T)                                                                               \
+    M(T, 1) M(T, 2) M(T, 3) M(T, 4) M(T, 5) M(T, 6) M(T, 7) M(T, 8) M(T, 9) M(T, 10) M(T, 11) M(T, 12) M(T, 13) \
+    M(T, 14) M(T, 15) M(T, 16)
+#define SMALLLA_ORDERS_17_24(M, T) \
+    M(T, 17) M(T, 18) M(T, 19) M(T, 20) M(T, 21) M(T, 22) M(T, 23) M(T, 24)
+#define SMALLLA_ORDERS_25_32(M, T) \
+    M(T, 25) M(T, 26) M(T, 27) M(T, 28) M(T, 29) M(T, 30) M(T, 31) M(T, 32)
+
+}  // namespace cuda_kernels
+}  // namespace smallla

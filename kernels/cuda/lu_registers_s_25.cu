@@ -1,0 +1,9 @@
+// Register kernels of the LU family, single precision, orders 25..32 (one file per precision and order range so
+// that the build runs them in parallel).
+#include "lu_registers.cuh"
+
+namespace smallla {
+namespace cuda_kernels {
+SMALLLA_ORDERS_25_32(SMALLLA_REGISTER_KERNELS, float)
+}  // namespace cuda_kernels
+}  // namespace smallla

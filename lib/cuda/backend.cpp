@@ -1,0 +1,100 @@
+// The CUDA backend's handle life cycle, pointer checks and launch checks (host code only; the kernels and
+// the dispatch are in kernels/cuda and dispatch_*.cu).
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "backend.hpp"
+#include "context.hpp"
+#include "cuda/lu_registers.hpp"
+#include "cuda_backend.hpp"
+
+namespace smallla {
+namespace cuda {
+
+smallla_status_t create(context &ctx) {
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count <= 0) {
+        cudaGetLastError();  // leave no error behind
+        return fail(&ctx, SMALLLA_NOT_SUPPORTED,
+                    std::string("no usable CUDA device (") +
+                        (e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount found none") + ")");
+    }
+    int device = 0;
+    e = cudaGetDevice(&device);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return fail(&ctx, SMALLLA_NOT_SUPPORTED, std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")");
+    }
+    ctx.device = device;
+    ctx.stream = nullptr;
+    return SMALLLA_SUCCESS;
+}
+
+void destroy(context &ctx) {
+    if (ctx.workspace != nullptr) cudaFree(ctx.workspace);
+    ctx.workspace = nullptr;
+    ctx.workspace_bytes = 0;
+}
+
+smallla_status_t check_device_pointer(context &ctx, const char *fname, int argno, const char *argname,
+                                      const void *p) {
+    if (p == nullptr) return SMALLLA_SUCCESS;
+    cudaPointerAttributes attr{};
+    const cudaError_t e = cudaPointerGetAttributes(&attr, p);
+    bool device_accessible = false;
+    if (e == cudaSuccess) {
+        switch (attr.type) {
+        case cudaMemoryTypeDevice:
+        case cudaMemoryTypeManaged: device_accessible = true; break;
+        case cudaMemoryTypeHost: device_accessible = attr.devicePointer != nullptr; break;  // mapped pinned memory
+        default: device_accessible = false;
+        }
+    } else {
+        cudaGetLastError();  // the query's own error must not stick to the caller's next CUDA call
+    }
+    if (device_accessible) return SMALLLA_SUCCESS;
+    return fail(&ctx, SMALLLA_INVALID_VALUE,
+                std::string(fname) + ": argument " + std::to_string(argno) + " (" + argname +
+                    ") must be device memory");
+}
+
+void clear_stale_error() { (void)cudaGetLastError(); }
+
+smallla_status_t check_launch(context &ctx, const char *routine) {
+    const cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) return SMALLLA_SUCCESS;
+    return fail(&ctx, SMALLLA_EXECUTION_FAILED,
+                std::string("smallla ") + routine + " (CUDA backend): kernel launch failed: " + cudaGetErrorString(e));
+}
+
+smallla_status_t too_large(context &ctx, const char *routine, int n) {
+    return fail(&ctx, SMALLLA_NOT_SUPPORTED,
+                std::string("smallla ") + routine + " (CUDA backend): n = " + std::to_string(n) +
+                    " needs more shared memory per block than the device has");
+}
+
+size_t max_dynamic_shared_bytes(const context &ctx) {
+    int bytes = 0;
+    if (cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx.device) != cudaSuccess) {
+        cudaGetLastError();
+        return 48 * 1024;
+    }
+    return (size_t)bytes;
+}
+
+}  // namespace cuda
+
+namespace cuda_kernels {
+bool staging_allowed() {
+    static const bool allowed = [] {
+        const char *v = std::getenv("SMALLLA_CUDA_STAGING");
+        return v != nullptr && std::strcmp(v, "1") == 0;
+    }();
+    return allowed;
+}
+}  // namespace cuda_kernels
+}  // namespace smallla

@@ -1,0 +1,128 @@
+// The CUDA backend's dispatch: the ONE place that knows the CUDA crossovers.
+//   n <= 32 (cuda_kernels::register_max_n): register-resident kernels, one template instance per order
+//   (getri of double complex: n <= 24);
+//   n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
+//   otherwise (lu_general.cuh).
+// dispatch_{s,d,c,z}.cu instantiate it once per precision. Work goes on the handle's stream; nothing here
+// synchronizes the device.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <type_traits>
+
+#include "backend.hpp"
+#include "context.hpp"
+#include "cuda/lu_general.cuh"
+#include "cuda/lu_registers.hpp"
+#include "cuda_backend.hpp"
+
+namespace smallla {
+namespace cuda {
+
+using namespace cuda_kernels;
+
+inline cudaStream_t stream_of(const context &ctx) { return static_cast<cudaStream_t>(ctx.stream); }
+
+// Calls f(std::integral_constant<int, n>) for 1 <= n <= register_max_n: the table of register kernels.
+template <int N = 1, class F> inline void with_register_order(int n, F &&f) {
+    if constexpr (N <= register_max_n) {
+        if (n == N) f(std::integral_constant<int, N>{});
+        else with_register_order<N + 1>(n, f);
+    }
+}
+
+// Shared memory for a one-block-per-matrix kernel: the matrix too when it fits. Returns false when not even
+// the vectors fit (orders far beyond what a batched library serves: n of about 10^4).
+template <class T, class Kernel>
+inline bool general_launch_config(context &ctx, Kernel kernel, int n, bool &in_shared, size_t &bytes) {
+    const size_t limit = max_dynamic_shared_bytes(ctx);
+    in_shared = general_shared_bytes<T>(n, true) <= limit;
+    bytes = general_shared_bytes<T>(n, in_shared);
+    if (bytes > limit) return false;
+    if (bytes > 48 * 1024 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess)
+        return false;
+    return true;
+}
+
+template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) {
+    clear_stale_error();
+    if (a.n <= register_max_n) {
+        with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
+    } else {
+        bool in_shared;
+        size_t bytes;
+        if (!general_launch_config<T>(ctx, getrf_general<T>, a.n, in_shared, bytes)) return too_large(ctx, "getrf", a.n);
+        getrf_general<T><<<a.batch, general_threads, bytes, stream_of(ctx)>>>(
+            a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, in_shared);
+    }
+    return check_launch(ctx, "getrf");
+}
+
+// True when getri of order n runs in registers (n <= 32, except double complex beyond 24: see
+// getri_in_registers).
+template <class T> inline bool getri_registers_serve(int n) {
+    bool yes = false;
+    with_register_order(n, [&](auto N) { yes = getri_in_registers<T, decltype(N)::value>(); });
+    return yes;
+}
+
+template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) {
+    clear_stale_error();
+    if (getri_registers_serve<T>(a.n)) {
+        with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
+    } else {
+        bool in_shared;
+        size_t bytes;
+        if (!general_launch_config<T>(ctx, getri_general<T>, a.n, in_shared, bytes)) return too_large(ctx, "getri", a.n);
+        getri_general<T><<<a.batch, general_threads, bytes, stream_of(ctx)>>>(
+            a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, in_shared);
+    }
+    return check_launch(ctx, "getri");
+}
+
+template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a) {
+    clear_stale_error();
+    if (a.n <= register_max_n) {
+        with_register_order(a.n, [&](auto N) { launch_matinv_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
+    } else {
+        bool in_shared;
+        size_t bytes;
+        if (!general_launch_config<T>(ctx, matinv_general<T>, a.n, in_shared, bytes)) return too_large(ctx, "matinv", a.n);
+        matinv_general<T><<<a.batch, general_threads, bytes, stream_of(ctx)>>>(
+            a.n, make_batch_ref(a.A), make_batch_ref(a.C), a.info, in_shared);
+    }
+    return check_launch(ctx, "matinv");
+}
+
+template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &a) {
+    clear_stale_error();
+    if (a.n <= register_max_n) {
+        with_register_order(a.n, [&](auto N) { launch_getrs_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
+    } else {
+        // One warp per (matrix, right-hand side), its right-hand side staged in shared memory.
+        const size_t limit = max_dynamic_shared_bytes(ctx), per_warp = (size_t)a.n * sizeof(T);
+        int warps = 4;
+        while (warps > 1 && warps * per_warp > limit) --warps;
+        const size_t bytes = warps * per_warp;
+        if (bytes > limit) return too_large(ctx, "getrs", a.n);
+        if (bytes > 48 * 1024 &&
+            cudaFuncSetAttribute(getrs_general<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess)
+            return too_large(ctx, "getrs", a.n);
+        const long long jobs = (long long)a.batch * a.nrhs;
+        const long long blocks = (jobs + warps - 1) / warps;
+        getrs_general<T><<<(unsigned)blocks, warps * 32, bytes, stream_of(ctx)>>>(
+            a.trans, a.n, a.nrhs, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.B), jobs);
+    }
+    return check_launch(ctx, "getrs");
+}
+
+#define SMALLLA_CUDA_DISPATCH_INSTANTIATE(T)                                     \
+    template smallla_status_t getrf<T>(context &, const getrf_args<T> &);        \
+    template smallla_status_t getri<T>(context &, const getri_args<T> &);        \
+    template smallla_status_t matinv<T>(context &, const matinv_args<T> &);      \
+    template smallla_status_t getrs<T>(context &, const getrs_args<T> &);
+
+}  // namespace cuda
+}  // namespace smallla

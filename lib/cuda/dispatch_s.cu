@@ -1,0 +1,8 @@
+// The CUDA backend's dispatch, single precision (one file per precision so that the build runs them in parallel).
+#include "dispatch.cuh"
+
+namespace smallla {
+namespace cuda {
+SMALLLA_CUDA_DISPATCH_INSTANTIATE(float)
+}  // namespace cuda
+}  // namespace smallla

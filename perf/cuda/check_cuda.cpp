@@ -1,0 +1,409 @@
+// smallla-check-cuda: a standalone correctness sweep of the CUDA backend against the host backend, through
+// the public API only. For every routine, precision and order in the sweep it runs both backends on the
+// same inputs (strided with gaps, and pointer arrays) and checks: info equal; ipiv equal; LAPACK's test
+// ratios below 30 (||PA - LU||_1 / (n ||A||_1 eps), ||A C - I||_1 / (n ||A||_1 ||C||_1 eps),
+// ||B - op(A) X||_1 / (||A||_1 ||X||_1 n eps)); every element outside the matrices untouched. Inputs include
+// random matrices, exact pivot ties, a zero column (info > 0) and NaN. Prints one line per failure and a
+// summary; exit status 0 only when everything passed, 77 when there is no CUDA device (skipped).
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "smallla.h"
+
+namespace {
+
+int failures = 0, checks = 0;
+#define CHECK_CUDA(x)                                                                          \
+    do {                                                                                       \
+        cudaError_t e_ = (x);                                                                  \
+        if (e_ != cudaSuccess) {                                                               \
+            std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+            std::exit(2);                                                                      \
+        }                                                                                      \
+    } while (0)
+
+void fail(const std::string &what) {
+    ++failures;
+    if (failures <= 200) std::printf("FAIL %s\n", what.c_str());
+}
+
+// Scalar traits of the public types, computed in long double for the ratios.
+template <class C> struct api;
+using cld = std::complex<long double>;
+
+#define SMALLLA_API_TABLE(x, C, R, eps_)                                                                       \
+    template <> struct api<C> {                                                                                \
+        using real = R;                                                                                        \
+        static constexpr const char *name = #x;                                                                \
+        static constexpr bool is_complex = sizeof(C) == 2 * sizeof(R);                                          \
+        static double eps() { return eps_; }                                                                   \
+        static constexpr auto getrf_s = smallla_##x##getrfStridedBatched;                                      \
+        static constexpr auto getrf_p = smallla_##x##getrfBatched;                                             \
+        static constexpr auto getri_s = smallla_##x##getriStridedBatched;                                      \
+        static constexpr auto getri_p = smallla_##x##getriBatched;                                             \
+        static constexpr auto matinv_s = smallla_##x##matinvStridedBatched;                                    \
+        static constexpr auto matinv_p = smallla_##x##matinvBatched;                                           \
+        static constexpr auto getrs_s = smallla_##x##getrsStridedBatched;                                      \
+        static constexpr auto getrs_p = smallla_##x##getrsBatched;                                             \
+    };
+SMALLLA_API_TABLE(s, float, float, 5.96e-8)
+SMALLLA_API_TABLE(d, double, double, 1.11e-16)
+SMALLLA_API_TABLE(c, smallla_complex_float, float, 5.96e-8)
+SMALLLA_API_TABLE(z, smallla_complex_double, double, 1.11e-16)
+
+template <class C> cld to_c(const C &x) {
+    if constexpr (api<C>::is_complex) {
+        typename api<C>::real v[2];
+        std::memcpy(v, &x, sizeof v);
+        return {v[0], v[1]};
+    } else {
+        return {(long double)x, 0.0L};
+    }
+}
+template <class C> C from_parts(double re, double im) {
+    C x;
+    if constexpr (api<C>::is_complex) {
+        typename api<C>::real v[2] = {(typename api<C>::real)re, (typename api<C>::real)im};
+        std::memcpy(&x, v, sizeof v);
+    } else {
+        x = (C)re;
+    }
+    return x;
+}
+template <class C> bool same_bits(const C &a, const C &b) { return std::memcmp(&a, &b, sizeof(C)) == 0; }
+
+// Column-major n x n in long double complex.
+using mat = std::vector<cld>;
+long double norm1(const mat &a, int n) {
+    long double best = 0;
+    for (int j = 0; j < n; ++j) {
+        long double s = 0;
+        for (int i = 0; i < n; ++i) s += std::abs(a[i + j * n]);
+        best = std::max(best, s);
+    }
+    return best;
+}
+
+// The inputs of one test: kind 0 random, 1 exact ties in column 0 and an identity block, 2 zero column,
+// 3 NaN entry, 4 diagonally dominant (for no pivoting).
+template <class C> void make_matrix(std::mt19937 &rng, int n, int kind, C *m, int ld) {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) m[i + j * ld] = from_parts<C>(u(rng), api<C>::is_complex ? u(rng) : 0.0);
+    if (kind == 1)
+        for (int i = 0; i < n; ++i) m[i] = from_parts<C>(i % 2 ? -0.5 : 0.5, 0.0);  // all |a(i,0)| equal
+    if (kind == 2) {
+        const int z = n / 2;
+        for (int i = 0; i < n; ++i) m[i + z * ld] = from_parts<C>(0.0, 0.0);
+    }
+    if (kind == 3) m[(n - 1) / 2 + ((n - 1) / 3) * ld] = from_parts<C>(NAN, 0.0);
+    if (kind == 4)
+        for (int i = 0; i < n; ++i) m[i + i * ld] = from_parts<C>(2.0 * n, 0.0);
+}
+
+template <class C> struct device_buf {
+    C *p = nullptr;
+    size_t count = 0;
+    explicit device_buf(size_t c) : count(c) { CHECK_CUDA(cudaMalloc(&p, std::max<size_t>(1, c) * sizeof(C))); }
+    ~device_buf() { cudaFree(p); }
+    void put(const std::vector<C> &h) { CHECK_CUDA(cudaMemcpy(p, h.data(), count * sizeof(C), cudaMemcpyHostToDevice)); }
+    std::vector<C> get() const {
+        std::vector<C> h(count);
+        CHECK_CUDA(cudaMemcpy(h.data(), p, count * sizeof(C), cudaMemcpyDeviceToHost));
+        return h;
+    }
+};
+
+template <class C> std::vector<C *> device_pointer_array(C *base, long long stride, int batch) {
+    std::vector<C *> v(batch);
+    for (int b = 0; b < batch; ++b) v[b] = base + b * stride;
+    return v;
+}
+
+// Extract matrix b of a strided buffer into long double.
+template <class C> mat extract(const std::vector<C> &buf, long long off, int n, int ld) {
+    mat m(n * n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) m[i + j * n] = to_c(buf[off + i + (long long)j * ld]);
+    return m;
+}
+
+// ||P A - L U||_1 / (n ||A||_1 eps) with ipiv 1-based (or nullptr).
+long double getrf_ratio(const mat &a, const mat &lu, const int *ipiv, int n, double eps) {
+    mat pa = a;
+    if (ipiv)
+        for (int k = 0; k < n; ++k) {
+            const int p = ipiv[k] - 1;
+            if (p != k)
+                for (int j = 0; j < n; ++j) std::swap(pa[k + j * n], pa[p + j * n]);
+        }
+    mat r(n * n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            cld s = 0;
+            for (int k = 0; k <= std::min(i, j); ++k) s += (k == i ? cld(1) : lu[i + k * n]) * lu[k + j * n];
+            r[i + j * n] = pa[i + j * n] - s;
+        }
+    const long double an = norm1(a, n);
+    return an == 0 ? 0 : norm1(r, n) / (n * an * eps);
+}
+long double inverse_ratio(const mat &a, const mat &c, int n, double eps) {
+    mat r(n * n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            cld s = i == j ? cld(1) : cld(0);
+            for (int k = 0; k < n; ++k) s -= a[i + k * n] * c[k + j * n];
+            r[i + j * n] = s;
+        }
+    return norm1(r, n) / (n * norm1(a, n) * norm1(c, n) * eps);
+}
+
+template <class C> bool finite_matrix(const mat &m) {
+    for (const cld &x : m)
+        if (!std::isfinite((double)x.real()) || !std::isfinite((double)x.imag())) return false;
+    return true;
+}
+
+std::string tag(const char *routine, const char *prec, int n, int form, int b) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s %s n=%d %s matrix %d", routine, prec, n, form ? "pointer-array" : "strided", b);
+    return buf;
+}
+
+// Elements outside the matrices must keep their sentinel.
+template <class C>
+void check_gaps(const std::vector<C> &after, const std::vector<C> &before, int rows, int cols, int ld, long long stride,
+                int batch, const std::string &what) {
+    long long bad = 0;
+    for (long long e = 0; e < (long long)after.size(); ++e) {
+        const long long b = e / stride, r = e % stride;
+        const bool inside = b < batch && r < (long long)ld * cols && (r % ld) < rows;
+        if (!inside && !same_bits(after[e], before[e])) ++bad;
+    }
+    ++checks;
+    if (bad) fail(what + ": " + std::to_string(bad) + " elements outside the matrices were written");
+}
+
+template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<int> &orders) {
+    using A = api<C>;
+    const double eps = A::eps();
+    std::mt19937 rng(1234);
+    for (int n : orders) {
+        const int kinds = 5, per_kind = n <= 16 ? 24 : 8;
+        const int batch = kinds * per_kind + 1;  // +1: a batch that is not a multiple of matrices per block
+        const int ld = n + 3;
+        const long long stride = (long long)ld * n + 5, sp = n + 2;
+        const size_t count = (size_t)stride * batch;
+        std::vector<C> h0(count, from_parts<C>(777.0, -3.0));
+        std::vector<int> kind_of(batch);
+        for (int b = 0; b < batch; ++b) {
+            kind_of[b] = b % kinds;
+            make_matrix(rng, n, kind_of[b], h0.data() + b * stride, ld);
+        }
+        for (int form = 0; form < 2; ++form) {
+            for (int pivoting = 0; pivoting < 2; ++pivoting) {
+                // ---- getrf on both backends
+                std::vector<C> hh_lu = h0;
+                std::vector<int> hpiv(sp * batch, -7), hinfo(batch, -7);
+                int *piv_h = pivoting ? hpiv.data() : nullptr;
+                smallla_status_t st = A::getrf_s(hh, n, hh_lu.data(), ld, stride, piv_h, sp, hinfo.data(), batch);
+                if (st != SMALLLA_SUCCESS) { fail(std::string("host getrf status ") + smallla_last_error(hh)); continue; }
+                device_buf<C> dA(count);
+                dA.put(h0);
+                device_buf<int> dpiv(sp * batch), dinfo(batch);
+                CHECK_CUDA(cudaMemset(dpiv.p, 0xff, sp * batch * sizeof(int)));
+                CHECK_CUDA(cudaMemset(dinfo.p, 0xff, batch * sizeof(int)));
+                int *piv_d = pivoting ? dpiv.p : nullptr;
+                device_buf<C *> dptrs(batch);
+                if (form == 0) {
+                    st = A::getrf_s(hc, n, dA.p, ld, stride, piv_d, sp, dinfo.p, batch);
+                } else {
+                    // pointer array: pivots contiguous, n per matrix
+                    dptrs.put(device_pointer_array(dA.p, stride, batch));
+                    st = A::getrf_p(hc, n, dptrs.p, ld, piv_d, dinfo.p, batch);
+                }
+                if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getrf status ") + smallla_last_error(hc)); continue; }
+                CHECK_CUDA(cudaDeviceSynchronize());
+                const std::vector<C> d_lu = dA.get();
+                const std::vector<int> dp = dpiv.get(), di = dinfo.get();
+                check_gaps(d_lu, h0, n, n, ld, stride, batch, tag(pivoting ? "getrf" : "getrf_nopiv", A::name, n, form, -1));
+                const long long pstride = form == 0 ? sp : n;
+                for (int b = 0; b < batch; ++b) {
+                    const std::string t = tag(pivoting ? "getrf" : "getrf_nopiv", A::name, n, form, b);
+                    ++checks;
+                    if (di[b] != hinfo[b]) fail(t + ": info " + std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
+                    if (pivoting)
+                        for (int k = 0; k < n; ++k)
+                            if (dp[b * pstride + k] != hpiv[b * sp + k]) {
+                                fail(t + ": ipiv[" + std::to_string(k) + "] = " + std::to_string(dp[b * pstride + k]) +
+                                     " != host " + std::to_string(hpiv[b * sp + k]));
+                                break;
+                            }
+                    if (kind_of[b] == 3 || (!pivoting && kind_of[b] != 4)) continue;  // NaN / unstable: no ratio
+                    const mat a = extract(h0, b * stride, n, ld), lu = extract(d_lu, b * stride, n, ld);
+                    const long double r = getrf_ratio(a, lu, pivoting ? &dp[b * pstride] : nullptr, n, eps);
+                    if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+                }
+                if (!pivoting) continue;
+
+                // ---- getri from the CUDA factors (out of place, C with its own gaps)
+                {
+                    std::vector<C> c0(count, from_parts<C>(-55.0, 1.0));
+                    device_buf<C> dC(count);
+                    dC.put(c0);
+                    device_buf<int> dinfo2(batch);
+                    device_buf<C *> dcp(batch);
+                    if (form == 0) {
+                        st = A::getri_s(hc, n, dA.p, ld, stride, dpiv.p, sp, dC.p, ld, stride, dinfo2.p, batch);
+                    } else {
+                        dcp.put(device_pointer_array(dC.p, stride, batch));
+                        st = A::getri_p(hc, n, (const C *const *)dptrs.p, ld, dpiv.p, dcp.p, ld, dinfo2.p, batch);
+                    }
+                    if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getri status ") + smallla_last_error(hc)); continue; }
+                    CHECK_CUDA(cudaDeviceSynchronize());
+                    const std::vector<C> dc = dC.get();
+                    const std::vector<int> di2 = dinfo2.get();
+                    check_gaps(dc, c0, n, n, ld, stride, batch, tag("getri", A::name, n, form, -1));
+                    for (int b = 0; b < batch; ++b) {
+                        const std::string t = tag("getri", A::name, n, form, b);
+                        ++checks;
+                        if (di2[b] != hinfo[b] && kind_of[b] != 3)
+                            fail(t + ": info " + std::to_string(di2[b]) + " != getrf's " + std::to_string(hinfo[b]));
+                        if (kind_of[b] == 3 || hinfo[b] != 0) continue;
+                        const mat a = extract(h0, b * stride, n, ld), c = extract(dc, b * stride, n, ld);
+                        const long double r = inverse_ratio(a, c, n, eps);
+                        if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+                    }
+                }
+                // ---- getrs N/T/C with 3 right-hand sides from the CUDA factors
+                for (int trans = 0; trans < 3; ++trans) {
+                    const int nrhs = 3, ldb = n + 1;
+                    const long long sb = (long long)ldb * nrhs + 2;
+                    const size_t bcount = (size_t)sb * batch;
+                    std::vector<C> b0(bcount, from_parts<C>(31.0, 0.0));
+                    std::uniform_real_distribution<double> u(-1.0, 1.0);
+                    for (int b = 0; b < batch; ++b)
+                        for (int r = 0; r < nrhs; ++r)
+                            for (int i = 0; i < n; ++i)
+                                b0[b * sb + i + r * ldb] = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+                    device_buf<C> dB(bcount);
+                    dB.put(b0);
+                    device_buf<C *> dbp(batch);
+                    const smallla_operation_t op = (smallla_operation_t)trans;
+                    if (form == 0) {
+                        st = A::getrs_s(hc, op, n, nrhs, dA.p, ld, stride, dpiv.p, sp, dB.p, ldb, sb, batch);
+                    } else {
+                        dbp.put(device_pointer_array(dB.p, sb, batch));
+                        st = A::getrs_p(hc, op, n, nrhs, (const C *const *)dptrs.p, ld, dpiv.p, dbp.p, ldb, batch);
+                    }
+                    if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getrs status ") + smallla_last_error(hc)); continue; }
+                    CHECK_CUDA(cudaDeviceSynchronize());
+                    const std::vector<C> x = dB.get();
+                    check_gaps(x, b0, n, nrhs, ldb, sb, batch, tag("getrs", A::name, n, form, -1));
+                    for (int b = 0; b < batch; ++b) {
+                        if (kind_of[b] == 3 || hinfo[b] != 0) continue;
+                        const std::string t = tag(trans == 0 ? "getrs N" : trans == 1 ? "getrs T" : "getrs C", A::name, n, form, b);
+                        ++checks;
+                        const mat a = extract(h0, b * stride, n, ld);
+                        long double rn = 0, xn = 0;
+                        for (int r = 0; r < nrhs; ++r) {
+                            long double rs = 0, xs = 0;
+                            for (int i = 0; i < n; ++i) {
+                                cld s = to_c(b0[b * sb + i + r * ldb]);
+                                for (int k = 0; k < n; ++k) {
+                                    cld aik = trans == 0 ? a[i + k * n] : a[k + i * n];
+                                    if (trans == 2) aik = std::conj(aik);
+                                    s -= aik * to_c(x[b * sb + k + r * ldb]);
+                                }
+                                rs += std::abs(s);
+                                xs += std::abs(to_c(x[b * sb + i + r * ldb]));
+                            }
+                            rn = std::max(rn, rs);
+                            xn = std::max(xn, xs);
+                        }
+                        const long double ratio = rn / (norm1(a, n) * xn * n * eps);
+                        if (!(ratio < 30)) fail(t + ": ratio " + std::to_string((double)ratio));
+                    }
+                }
+            }
+            // ---- matinv, out of place and in place
+            for (int inplace = 0; inplace < 2; ++inplace) {
+                std::vector<C> c0(count, from_parts<C>(-66.0, 2.0));
+                device_buf<C> dA(count), dC(count);
+                dA.put(h0);
+                dC.put(c0);
+                device_buf<int> dinfo(batch);
+                device_buf<C *> dap(batch), dcp(batch);
+                C *out = inplace ? dA.p : dC.p;
+                smallla_status_t st;
+                if (form == 0) {
+                    st = A::matinv_s(hc, n, dA.p, ld, stride, out, ld, stride, dinfo.p, batch);
+                } else {
+                    dap.put(device_pointer_array(dA.p, stride, batch));
+                    dcp.put(device_pointer_array(out, stride, batch));
+                    st = A::matinv_p(hc, n, (const C *const *)dap.p, ld, inplace ? dap.p : dcp.p, ld, dinfo.p, batch);
+                }
+                if (st != SMALLLA_SUCCESS) { fail(std::string("cuda matinv status ") + smallla_last_error(hc)); continue; }
+                CHECK_CUDA(cudaDeviceSynchronize());
+                const std::vector<C> dc = inplace ? dA.get() : dC.get();
+                const std::vector<int> di = dinfo.get();
+                check_gaps(dc, inplace ? h0 : c0, n, n, ld, stride, batch, tag("matinv", A::name, n, form, -1));
+                std::vector<C> hl = h0;
+                std::vector<int> hinfo(batch);
+                std::vector<int> hp(sp * batch);
+                hl = h0;
+                A::getrf_s(hh, n, hl.data(), ld, stride, hp.data(), sp, hinfo.data(), batch);
+                for (int b = 0; b < batch; ++b) {
+                    const std::string t = tag(inplace ? "matinv in place" : "matinv", A::name, n, form, b);
+                    ++checks;
+                    if (kind_of[b] != 3 && di[b] != hinfo[b])
+                        fail(t + ": info " + std::to_string(di[b]) + " != host getrf " + std::to_string(hinfo[b]));
+                    if (kind_of[b] == 3 || hinfo[b] != 0) continue;
+                    const mat a = extract(h0, b * stride, n, ld), c = extract(dc, b * stride, n, ld);
+                    const long double r = inverse_ratio(a, c, n, eps);
+                    if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+                }
+            }
+        }
+        std::printf("%s n=%d done (%d failures so far)\n", A::name, n, failures);
+        std::fflush(stdout);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        std::printf("SKIPPED: no CUDA device\n");
+        return 77;
+    }
+    std::vector<int> orders;
+    for (int n = 1; n <= 40; ++n) orders.push_back(n);
+    for (int n : {48, 64, 65, 100, 128}) orders.push_back(n);
+    if (argc > 1) {  // optional: a list of orders
+        orders.clear();
+        for (int i = 1; i < argc; ++i) orders.push_back(std::atoi(argv[i]));
+    }
+    smallla_handle_t hh, hc;
+    if (smallla_create(&hh, SMALLLA_BACKEND_HOST) != SMALLLA_SUCCESS || smallla_create(&hc, SMALLLA_BACKEND_CUDA) != SMALLLA_SUCCESS) {
+        std::printf("cannot create handles: %s\n", smallla_last_error(nullptr));
+        return 1;
+    }
+    run_precision<float>(hh, hc, orders);
+    run_precision<double>(hh, hc, orders);
+    run_precision<smallla_complex_float>(hh, hc, orders);
+    run_precision<smallla_complex_double>(hh, hc, orders);
+    smallla_destroy(hh);
+    smallla_destroy(hc);
+    std::printf("%s: %d checks, %d failures\n", failures ? "FAILED" : "PASSED", checks, failures);
+    return failures ? 1 : 0;
+}

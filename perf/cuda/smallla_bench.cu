@@ -1,0 +1,365 @@
+// smallla-bench: the CUDA backend of the LU family against cuBLAS's batched routines and against a
+// device-to-device copy of the same bytes (the bandwidth ceiling).
+//
+// For each op x precision x n: a batch of at least --gib GiB of matrices (or --batch matrices) of fresh
+// random data (never zeros), the median of --reps timed runs (CUDA events, after a warm-up), ours and
+// cuBLAS's on the same data. Prints a table (progress on stderr) and writes CSV with the columns
+//   op,prec,n,batch,ms,gflops,gbs,frac_copy,vendor_ms,speedup_vs_vendor
+// op: getrf, getrf_nopiv, matinv, getri (from the factors), getrs (getrf followed by getrs with --nrhs
+// right-hand sides, timed together, as a solve is used).
+// gbs counts the bytes an op must move at least (each matrix read once and written once; getrs reads the
+// factors again, and its right-hand sides); frac_copy = gbs / the copy's bandwidth (bytes read + written per
+// second by cudaMemcpyAsync of the batch's matrices). gflops uses LAPACK Working Note 41's counts (complex:
+// 4x the real count). vendor_ms is empty where cuBLAS has no such routine (matinvBatched: n <= 32).
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "smallla.h"
+
+namespace {
+
+#define CK(x)                                                                                                  \
+    do {                                                                                                       \
+        cudaError_t e_ = (x);                                                                                  \
+        if (e_ != cudaSuccess) {                                                                               \
+            std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);      \
+            std::exit(2);                                                                                      \
+        }                                                                                                      \
+    } while (0)
+#define CB(x)                                                                                                  \
+    do {                                                                                                       \
+        cublasStatus_t s_ = (x);                                                                               \
+        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                     \
+            std::fprintf(stderr, "cuBLAS error %d at %s:%d\n", (int)s_, __FILE__, __LINE__);                   \
+            std::exit(2);                                                                                      \
+        }                                                                                                      \
+    } while (0)
+#define CS(x)                                                                                                  \
+    do {                                                                                                       \
+        smallla_status_t s_ = (x);                                                                             \
+        if (s_ != SMALLLA_SUCCESS) {                                                                           \
+            std::fprintf(stderr, "smallla error %s at %s:%d: %s\n", smallla_status_string(s_), __FILE__,     \
+                         __LINE__, smallla_last_error(handle));                                                \
+            std::exit(2);                                                                                      \
+        }                                                                                                      \
+    } while (0)
+
+smallla_handle_t handle;
+cublasHandle_t blas;
+cudaStream_t stream;
+
+// The routines of one precision: ours (strided) and cuBLAS's (pointer arrays), on the public types.
+template <class C> struct prec;
+#define BENCH_PREC(x, X, C, V, is_cplx)                                                                        \
+    template <> struct prec<C> {                                                                               \
+        static constexpr const char *name = #x;                                                                \
+        static constexpr bool complex = is_cplx;                                                               \
+        static constexpr auto getrf = smallla_##x##getrfStridedBatched;                                        \
+        static constexpr auto getri = smallla_##x##getriStridedBatched;                                        \
+        static constexpr auto matinv = smallla_##x##matinvStridedBatched;                                      \
+        static constexpr auto getrs = smallla_##x##getrsStridedBatched;                                        \
+        static cublasStatus_t v_getrf(int n, C **a, int *p, int *info, int b) {                                \
+            return cublas##X##getrfBatched(blas, n, (V **)a, n, p, info, b);                                   \
+        }                                                                                                      \
+        static cublasStatus_t v_getri(int n, C **a, const int *p, C **c, int *info, int b) {                   \
+            return cublas##X##getriBatched(blas, n, (const V *const *)a, n, p, (V **)c, n, info, b);           \
+        }                                                                                                      \
+        static cublasStatus_t v_matinv(int n, C **a, C **c, int *info, int b) {                                \
+            return cublas##X##matinvBatched(blas, n, (const V *const *)a, n, (V **)c, n, info, b);             \
+        }                                                                                                      \
+        static cublasStatus_t v_getrs(int n, int nrhs, C **a, const int *p, C **bb, int *hinfo, int b) {       \
+            return cublas##X##getrsBatched(blas, CUBLAS_OP_N, n, nrhs, (const V *const *)a, n, p, (V **)bb, n, \
+                                           hinfo, b);                                                          \
+        }                                                                                                      \
+    };
+BENCH_PREC(s, S, float, float, false)
+BENCH_PREC(d, D, double, double, false)
+BENCH_PREC(c, C, smallla_complex_float, cuComplex, true)
+BENCH_PREC(z, Z, smallla_complex_double, cuDoubleComplex, true)
+
+// Fresh random data in [-1, 1] (re and im) from a hash of the index and a seed; shift added to the diagonal.
+template <class R>
+__global__ void fill_random(R *x, long long count, int parts, int n, double shift, unsigned long long seed) {
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < count; e += (long long)gridDim.x * blockDim.x) {
+        unsigned long long h = (unsigned long long)e * 0x9E3779B97F4A7C15ull + seed;
+        h ^= h >> 31;
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+        double v = (double)(h >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
+        if (v == 0.0) v = 0.5;
+        const long long elem = e / parts, within = elem % ((long long)n * n);
+        if (shift != 0.0 && e % parts == 0 && within % n == within / n) v += shift;
+        x[e] = (R)v;
+    }
+}
+template <class C> void fill(C *x, long long elems, int n, double shift, unsigned long long seed) {
+    constexpr int parts = prec<C>::complex ? 2 : 1;
+    if constexpr (sizeof(C) / parts == 4)
+        fill_random<float><<<4096, 256, 0, stream>>>((float *)x, elems * parts, parts, n, shift, seed);
+    else
+        fill_random<double><<<4096, 256, 0, stream>>>((double *)x, elems * parts, parts, n, shift, seed);
+    CK(cudaGetLastError());
+}
+
+__global__ void make_pointers(void **out, char *base, long long stride_bytes, int batch) {
+    for (long long b = blockIdx.x * (long long)blockDim.x + threadIdx.x; b < batch; b += (long long)gridDim.x * blockDim.x)
+        out[b] = base + b * stride_bytes;
+}
+
+struct timer {
+    cudaEvent_t a, b;
+    timer() { CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b)); }
+    ~timer() { cudaEventDestroy(a); cudaEventDestroy(b); }
+};
+
+// Median of reps timed runs of body(), each after an untimed reset().
+template <class Reset, class Body> double median_ms(int reps, Reset &&reset, Body &&body) {
+    static timer t;
+    std::vector<float> ms;
+    for (int r = -1; r < reps; ++r) {
+        reset();
+        CK(cudaEventRecord(t.a, stream));
+        body();
+        CK(cudaEventRecord(t.b, stream));
+        CK(cudaEventSynchronize(t.b));
+        float x;
+        CK(cudaEventElapsedTime(&x, t.a, t.b));
+        if (r >= 0) ms.push_back(x);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+struct options {
+    std::vector<std::string> ops{"getrf", "getrf_nopiv", "matinv", "getri", "getrs"};
+    std::vector<std::string> precs{"s", "d", "c", "z"};
+    std::vector<int> orders;
+    double gib = 1.0;
+    long long fixed_batch = 0;
+    int reps = 5, nrhs = 1;
+    bool vendor = true;
+    std::string csv = "smallla-bench.csv";
+};
+
+std::vector<std::string> split(const std::string &s) {
+    std::vector<std::string> out;
+    size_t a = 0;
+    while (a <= s.size()) {
+        size_t b = s.find(',', a);
+        if (b == std::string::npos) b = s.size();
+        if (b > a) out.push_back(s.substr(a, b - a));
+        a = b + 1;
+    }
+    return out;
+}
+std::vector<int> parse_orders(const std::string &s) {
+    std::vector<int> out;
+    for (const std::string &t : split(s)) {
+        const size_t dash = t.find('-');
+        if (dash == std::string::npos) out.push_back(std::atoi(t.c_str()));
+        else
+            for (int n = std::atoi(t.substr(0, dash).c_str()); n <= std::atoi(t.substr(dash + 1).c_str()); ++n) out.push_back(n);
+    }
+    return out;
+}
+
+double flops_getrf(double n) { return 2.0 * n * n * n / 3.0 - n * n / 2.0 + 5.0 * n / 6.0; }
+double flops_getri(double n) { return 4.0 * n * n * n / 3.0 - n * n + 5.0 * n / 3.0; }
+
+FILE *csv_file;
+int done_rows = 0, total_rows = 0;
+
+void emit(const char *op, const char *p, int n, long long batch, double ms, double flops, double bytes,
+          double copy_gbs, double vendor_ms, const char *note) {
+    const double gflops = flops / (ms * 1e6), gbs = bytes / (ms * 1e6), frac = gbs / copy_gbs;
+    char vms[32] = "", sp[32] = "";
+    if (vendor_ms > 0) {
+        std::snprintf(vms, sizeof vms, "%.4f", vendor_ms);
+        std::snprintf(sp, sizeof sp, "%.3f", vendor_ms / ms);
+    }
+    std::fprintf(csv_file, "%s,%s,%d,%lld,%.4f,%.2f,%.1f,%.3f,%s,%s\n", op, p, n, batch, ms, gflops, gbs, frac, vms, sp);
+    std::fflush(csv_file);
+    std::printf("%-12s %-2s %4d %10lld %9.4f %9.1f %8.1f %6.3f %10s %7s %s\n", op, p, n, batch, ms, gflops, gbs, frac,
+                vms[0] ? vms : "-", sp[0] ? sp : "-", note);
+    std::fflush(stdout);
+}
+
+template <class C> void run(const options &o, int n) {
+    using P = prec<C>;
+    const size_t es = sizeof(C);
+    const long long mat_bytes = (long long)n * n * es;
+    long long batch = o.fixed_batch > 0 ? o.fixed_batch : (long long)std::ceil(o.gib * 1073741824.0 / mat_bytes);
+    batch = std::min<long long>(batch, 2147483647LL);
+    const int b = (int)batch;
+    const size_t total = (size_t)mat_bytes * batch;
+    const int nrhs = o.nrhs;
+    C *A0, *A, *Cm, *B0, *B;
+    int *piv, *info, *vpiv;
+    void **pa, **pc, **pb;
+    CK(cudaMalloc(&A0, total));
+    CK(cudaMalloc(&A, total));
+    CK(cudaMalloc(&Cm, total));
+    CK(cudaMalloc(&B0, (size_t)n * nrhs * es * batch));
+    CK(cudaMalloc(&B, (size_t)n * nrhs * es * batch));
+    CK(cudaMalloc(&piv, sizeof(int) * (size_t)n * batch));
+    CK(cudaMalloc(&vpiv, sizeof(int) * (size_t)n * batch));
+    CK(cudaMalloc(&info, sizeof(int) * (size_t)batch));
+    CK(cudaMalloc(&pa, sizeof(void *) * batch));
+    CK(cudaMalloc(&pc, sizeof(void *) * batch));
+    CK(cudaMalloc(&pb, sizeof(void *) * batch));
+    make_pointers<<<1024, 256, 0, stream>>>(pa, (char *)A, mat_bytes, b);
+    make_pointers<<<1024, 256, 0, stream>>>(pc, (char *)Cm, mat_bytes, b);
+    make_pointers<<<1024, 256, 0, stream>>>(pb, (char *)B, (long long)n * nrhs * es, b);
+    fill(B0, (long long)n * nrhs * batch, n, 0.0, 0x5eedull + n);
+
+    const double copy_ms = median_ms(o.reps, [] {}, [&] { CK(cudaMemcpyAsync(A, A0, total, cudaMemcpyDeviceToDevice, stream)); });
+    const double copy_gbs = 2.0 * total / (copy_ms * 1e6);
+    const double cplx = P::complex ? 4.0 : 1.0;
+    const long long sA = (long long)n * n, sB = (long long)n * nrhs;
+    auto reset_A = [&] { CK(cudaMemcpyAsync(A, A0, total, cudaMemcpyDeviceToDevice, stream)); };
+    int hinfo = 0;
+
+    for (const std::string &op : o.ops) {
+        ++done_rows;
+        std::fprintf(stderr, "\r[%d/%d] %s %s n=%d batch=%lld ...      ", done_rows, total_rows, op.c_str(), P::name, n, batch);
+        const bool nopiv = op == "getrf_nopiv";
+        fill(A0, sA * batch, n, nopiv ? 2.0 * n : 0.0, 0xC0FFEEull * (n + 1) + op.size());
+        double ms = 0, vms = -1, flops = 0, bytes = 0;
+        std::string note;
+        if (op == "getrf" || op == "getrf_nopiv") {
+            int *p = nopiv ? nullptr : piv;
+            ms = median_ms(o.reps, reset_A, [&] { CS(P::getrf(handle, n, A, n, sA, p, n, info, b)); });
+            flops = cplx * flops_getrf(n) * batch;
+            bytes = (2.0 * mat_bytes + (nopiv ? 0 : 4.0 * n) + 4.0) * batch;
+            if (o.vendor) {
+                vms = median_ms(o.reps, reset_A, [&] { CB(P::v_getrf(n, (C **)pa, nopiv ? nullptr : vpiv, info, b)); });
+                if (!nopiv) {  // compare pivots on a sample (both ran on the same data)
+                    reset_A();
+                    CS(P::getrf(handle, n, A, n, sA, piv, n, info, b));
+                    reset_A();
+                    CB(P::v_getrf(n, (C **)pa, vpiv, info, b));
+                    const long long m = std::min<long long>(batch, 4096) * n;
+                    std::vector<int> x(m), y(m);
+                    CK(cudaMemcpy(x.data(), piv, m * sizeof(int), cudaMemcpyDeviceToHost));
+                    CK(cudaMemcpy(y.data(), vpiv, m * sizeof(int), cudaMemcpyDeviceToHost));
+                    long long diff = 0;
+                    for (long long e = 0; e < m; ++e) diff += x[e] != y[e];
+                    note = "ipiv vs cuBLAS: " + std::to_string(diff) + "/" + std::to_string(m) + " differ";
+                }
+            }
+        } else if (op == "matinv") {
+            ms = median_ms(o.reps, [] {}, [&] { CS(P::matinv(handle, n, A0, n, sA, Cm, n, sA, info, b)); });
+            flops = cplx * (flops_getrf(n) + flops_getri(n)) * batch;
+            bytes = (2.0 * mat_bytes + 4.0) * batch;
+            if (o.vendor && n <= 32) {
+                reset_A();
+                vms = median_ms(o.reps, [] {}, [&] { CB(P::v_matinv(n, (C **)pa, (C **)pc, info, b)); });
+            }
+        } else if (op == "getri") {
+            reset_A();
+            CS(P::getrf(handle, n, A, n, sA, piv, n, info, b));
+            ms = median_ms(o.reps, [] {}, [&] { CS(P::getri(handle, n, A, n, sA, piv, n, Cm, n, sA, info, b)); });
+            flops = cplx * flops_getri(n) * batch;
+            bytes = (2.0 * mat_bytes + 4.0 * n + 4.0) * batch;
+            if (o.vendor) {
+                reset_A();
+                CB(P::v_getrf(n, (C **)pa, vpiv, info, b));
+                vms = median_ms(o.reps, [] {}, [&] { CB(P::v_getri(n, (C **)pa, vpiv, (C **)pc, info, b)); });
+            }
+        } else if (op == "getrs") {
+            auto reset_AB = [&] {
+                reset_A();
+                CK(cudaMemcpyAsync(B, B0, (size_t)sB * es * batch, cudaMemcpyDeviceToDevice, stream));
+            };
+            ms = median_ms(o.reps, reset_AB, [&] {
+                CS(P::getrf(handle, n, A, n, sA, piv, n, info, b));
+                CS(P::getrs(handle, SMALLLA_OP_N, n, nrhs, A, n, sA, piv, n, B, n, sB, b));
+            });
+            flops = cplx * (flops_getrf(n) + (2.0 * n * n - n) * nrhs) * batch;
+            bytes = (3.0 * mat_bytes + 8.0 * n + 4.0 + 2.0 * n * nrhs * es) * batch;
+            if (o.vendor)
+                vms = median_ms(o.reps, reset_AB, [&] {
+                    CB(P::v_getrf(n, (C **)pa, vpiv, info, b));
+                    CB(P::v_getrs(n, nrhs, (C **)pa, vpiv, (C **)pb, &hinfo, b));
+                });
+        } else {
+            std::fprintf(stderr, "unknown op %s\n", op.c_str());
+            std::exit(2);
+        }
+        emit(op.c_str(), P::name, n, batch, ms, flops, bytes, copy_gbs, vms, note.c_str());
+    }
+    cudaFree(A0); cudaFree(A); cudaFree(Cm); cudaFree(B0); cudaFree(B);
+    cudaFree(piv); cudaFree(vpiv); cudaFree(info); cudaFree(pa); cudaFree(pc); cudaFree(pb);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    options o;
+    for (int n = 1; n <= 32; ++n) o.orders.push_back(n);
+    for (int n : {40, 48, 64, 96, 128, 192, 256}) o.orders.push_back(n);
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) { std::fprintf(stderr, "%s needs a value\n", a.c_str()); std::exit(2); }
+            return argv[++i];
+        };
+        if (a == "--ops") o.ops = split(next());
+        else if (a == "--precs") o.precs = split(next());
+        else if (a == "--n") o.orders = parse_orders(next());
+        else if (a == "--gib") o.gib = std::atof(next().c_str());
+        else if (a == "--batch") o.fixed_batch = std::atoll(next().c_str());
+        else if (a == "--reps") o.reps = std::atoi(next().c_str());
+        else if (a == "--nrhs") o.nrhs = std::atoi(next().c_str());
+        else if (a == "--csv") o.csv = next();
+        else if (a == "--no-vendor") o.vendor = false;
+        else {
+            std::printf("usage: smallla-bench [--ops getrf,getrf_nopiv,matinv,getri,getrs] [--precs s,d,c,z]\n"
+                        "       [--n 1-32,64] [--gib 1] [--batch B] [--reps 5] [--nrhs 1] [--csv file] [--no-vendor]\n");
+            return a == "--help" ? 0 : 2;
+        }
+    }
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        std::printf("smallla-bench: no CUDA device\n");
+        return 77;
+    }
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    CK(cudaStreamCreate(&stream));
+    if (smallla_create(&handle, SMALLLA_BACKEND_CUDA) != SMALLLA_SUCCESS) {
+        std::printf("smallla_create: %s\n", smallla_last_error(nullptr));
+        return 1;
+    }
+    CS(smallla_set_stream(handle, stream));
+    CB(cublasCreate(&blas));
+    CB(cublasSetStream(blas, stream));
+    csv_file = std::fopen(o.csv.c_str(), "w");
+    if (!csv_file) { std::perror(o.csv.c_str()); return 1; }
+    std::fprintf(csv_file, "op,prec,n,batch,ms,gflops,gbs,frac_copy,vendor_ms,speedup_vs_vendor\n");
+    std::printf("# %s, %d SMs; median of %d runs; >= %.2f GiB of matrices per call%s\n", prop.name,
+                prop.multiProcessorCount, o.reps, o.gib, o.fixed_batch ? " (fixed batch)" : "");
+    std::printf("%-12s %-2s %4s %10s %9s %9s %8s %6s %10s %7s\n", "op", "p", "n", "batch", "ms", "GFLOP/s", "GB/s",
+                "frac", "cuBLAS ms", "speedup");
+    total_rows = (int)(o.ops.size() * o.precs.size() * o.orders.size());
+    for (const std::string &p : o.precs)
+        for (int n : o.orders) {
+            if (p == "s") run<float>(o, n);
+            else if (p == "d") run<double>(o, n);
+            else if (p == "c") run<smallla_complex_float>(o, n);
+            else if (p == "z") run<smallla_complex_double>(o, n);
+        }
+    std::fprintf(stderr, "\ndone\n");
+    std::fclose(csv_file);
+    cublasDestroy(blas);
+    smallla_destroy(handle);
+    return 0;
+}
