@@ -128,7 +128,7 @@ static void expect_lu_like_lapack(chk_env *env, chk_prec p, int n, const void *A
 static void random_like_lapack(void **state) {
     const chk_prec p = chk_state_prec(state);
     chk_env *env = chk_begin();
-    static const int orders[] = {1, 2, 3, 4, 5, 7, 8, 11, 16, 17, 24, 31, 32, 33, 48, 64};
+    static const int orders[] = {1, 2, 3, 4, 5, 7, 8, 11, 16, 17, 24, 31, 32, 33, 48, 64, 100}; /* 100: global scratch on the GPU */
     chk_rng rng;
     chk_rng_seed(&rng, 1000 + p);
     for (size_t t = 0; t < sizeof orders / sizeof orders[0]; ++t) {

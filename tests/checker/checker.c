@@ -846,7 +846,7 @@ void chk_stage_run(chk_env *env) {
 void chk_stage_finish(chk_env *env) {
     if (!staging(env)) return;
     void *stream = NULL;
-    smallla_get_stream(env->h, &stream);
+    if (smallla_get_backend(env->h) >= 0) smallla_get_stream(env->h, &stream); /* keeps the thread's message */
     if (chk_dev_sync(stream) != 0) chk_fail("synchronizing the handle's stream failed: %s", chk_dev_last_error());
     for (size_t i = 0; i < n_allocs; ++i)
         if (allocs[i].marked) {
