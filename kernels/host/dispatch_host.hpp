@@ -17,8 +17,13 @@ namespace host {
 using host_kernels::any_n;
 using host_kernels::fixed_n;
 
-// Orders up to this one run fixed-size code (a local copy of the matrix, loops of constant trip count that
-// the compiler unrolls and vectorizes); larger orders work in place through any_n.
+// The host crossovers (measured on an x86-64 server core, see perf/NOTES.md):
+//  - n <= lanes_max_n: groups of W matrices in lockstep in SIMD lanes (lanes_for gives W); the dependency
+//    chains of a tiny LU overlap W times;
+//  - n <= fixed_size_max_n: one matrix at a time from a local copy, loops of compile-time length that the
+//    compiler unrolls and vectorizes down the columns;
+//  - larger n: any_n code in place.
+constexpr int lanes_max_n = 8;
 constexpr int fixed_size_max_n = 32;
 
 // Calls f(fixed_n<n>{}) for 1 <= n <= fixed_size_max_n, else f(any_n{n}): the instantiation table of the
@@ -58,7 +63,20 @@ template <class E> struct per_thread_scratch {
     E *operator[](int thread) { return data.data() + thread * each; }
 };
 
-// Copies of an n x n matrix between user memory (leading dimension ld) and a local array (leading dimension N).
+template <class T> inline void copy_matrix(int n, T *dst, long ldd, const T *src, long lds) {
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) dst[i + j * ldd] = src[i + j * lds];
+}
+
+// ---- groups of W matrices in lanes (orders up to fixed_size_max_n) -----------------------------------------
+// Lanes per group: enough independent work to hide the latency chains of a small LU, while the interleaved
+// copy of the group stays in L1.
+template <class T, int N> constexpr int lanes_for() {
+    constexpr int vector_bytes = N <= 4 ? 64 : 16;
+    return vector_bytes / (int)sizeof(real_t<T>);
+}
+
+// Copies of an N x N matrix between user memory (leading dimension ld) and a local array (leading dimension N).
 template <int N, class T> inline void load_matrix(T *__restrict dst, const T *__restrict src, long ld) {
     for (int j = 0; j < N; ++j)
         for (int i = 0; i < N; ++i) dst[i + j * N] = src[i + j * ld];
@@ -67,9 +85,54 @@ template <int N, class T> inline void store_matrix(T *__restrict dst, long ld, c
     for (int j = 0; j < N; ++j)
         for (int i = 0; i < N; ++i) dst[i + j * ld] = src[i + j * N];
 }
-template <class T> inline void copy_matrix(int n, T *dst, long ldd, const T *src, long lds) {
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) dst[i + j * ldd] = src[i + j * lds];
+
+// A group of W consecutive matrices of a batch; the last group may hold fewer (count), its other lanes get
+// the identity so that every lane computes something harmless.
+struct lane_group {
+    long long first;
+    int count;
+};
+template <int W, class F> inline void for_each_group(int batch, double flops_per_matrix, const F &body) {
+    const int groups = (batch + W - 1) / W;
+    for_each_matrix(groups, flops_per_matrix * W, [&](int g, int) {
+        const long long first = (long long)g * W;
+        body(lane_group{first, (int)std::min<long long>(W, batch - first)});
+    });
+}
+
+// Interleaved copies between the group's matrices (leading dimension ld) and lanes (leading dimension N).
+template <int N, int W, class T, class Batch>
+inline void load_lanes(host_kernels::lanes_of<T, W> *__restrict a, const Batch &M, lane_group g) {
+    for (int w = 0; w < W; ++w) {
+        if (w < g.count) {
+            const T *src = M[g.first + w];
+            const long ld = M.ld;
+            for (int j = 0; j < N; ++j)
+                for (int i = 0; i < N; ++i) a[i + j * N].set(w, src[i + j * ld]);
+        } else {
+            for (int j = 0; j < N; ++j)
+                for (int i = 0; i < N; ++i) a[i + j * N].set(w, T(real_t<T>(i == j ? 1 : 0)));
+        }
+    }
+}
+template <int N, int W, class T, class Batch>
+inline void store_lanes(const Batch &M, lane_group g, const host_kernels::lanes_of<T, W> *__restrict a,
+                        const host_kernels::lanes_of<T, W> *__restrict alternative = nullptr,
+                        const int *__restrict use_alternative = nullptr) {
+    for (int w = 0; w < g.count; ++w) {
+        const auto *from = use_alternative && use_alternative[w] ? alternative : a;
+        T *dst = M[g.first + w];
+        const long ld = M.ld;
+        for (int j = 0; j < N; ++j)
+            for (int i = 0; i < N; ++i) dst[i + j * ld] = from[i + j * N].get(w);
+    }
+}
+// Pivots of the group as piv[k*W + w]; padding lanes get no interchanges.
+template <int N, int W> inline void load_pivots(int *__restrict piv, pivot_batch<const int> P, lane_group g) {
+    for (int w = 0; w < W; ++w) {
+        const int *p = w < g.count ? P[g.first + w] : nullptr;
+        for (int k = 0; k < N; ++k) piv[k * W + w] = p ? p[k] : k + 1;
+    }
 }
 
 inline double cube(int n) { return (double)n * n * n; }
@@ -77,18 +140,36 @@ inline double cube(int n) { return (double)n * n * n; }
 // ---- getrf ------------------------------------------------------------------------------------------------
 template <bool Pivoting, class T, class Size, class Batch>
 void getrf_batch(Size size, const Batch &A, pivot_batch<int> P, int *info, int batch) {
-    for_each_matrix(batch, 2.0 / 3.0 * cube(size), [&](int b, int) {
-        T *m = A[b];
-        if constexpr (Size::is_fixed) {
-            constexpr int N = Size::value;
+    if constexpr (Size::is_fixed && Size::order <= lanes_max_n) {
+        constexpr int N = Size::value, W = lanes_for<T, N>();
+        for_each_group<W>(batch, 2.0 / 3.0 * cube(N), [&](lane_group g) {
+            host_kernels::lanes_of<T, W> a[N * N];
+            int piv[N * W], inf[W];
+            load_lanes<N, W, T>(a, A, g);
+            host_kernels::lu_factor_lanes<Pivoting, T, W>(size, a, piv, inf);
+            store_lanes<N, W, T>(A, g, a);
+            for (int w = 0; w < g.count; ++w) {
+                info[g.first + w] = inf[w];
+                if constexpr (Pivoting) {
+                    int *p = P[g.first + w];
+                    for (int k = 0; k < N; ++k) p[k] = piv[k * W + w];
+                }
+            }
+        });
+    } else if constexpr (Size::is_fixed) {
+        constexpr int N = Size::value;
+        for_each_matrix(batch, 2.0 / 3.0 * cube(N), [&](int b, int) {
             T a[N * N];
+            T *m = A[b];
             load_matrix<N>(a, m, A.ld);
             info[b] = host_kernels::lu_factor<Pivoting>(size, size, a, P[b]);
             store_matrix<N>(m, A.ld, a);
-        } else {
-            info[b] = host_kernels::lu_factor<Pivoting>(size, any_n{A.ld}, m, P[b]);
-        }
-    });
+        });
+    } else {
+        for_each_matrix(batch, 2.0 / 3.0 * cube(size), [&](int b, int) {
+            info[b] = host_kernels::lu_factor<Pivoting>(size, any_n{A.ld}, A[b], P[b]);
+        });
+    }
 }
 
 template <class T> smallla_status_t getrf(context &, const getrf_args<T> &a) {
@@ -108,24 +189,52 @@ template <class T> smallla_status_t getrf(context &, const getrf_args<T> &a) {
 template <class T, class Size, class BatchA, class BatchC>
 void getri_batch(Size size, const BatchA &A, pivot_batch<const int> P, const BatchC &C, int *info, int batch) {
     const int n = size;
-    per_thread_scratch<T> work(Size::is_fixed ? 0 : n);
-    for_each_matrix(batch, 4.0 / 3.0 * cube(n), [&](int b, int thread) {
-        if constexpr (Size::is_fixed) {
-            constexpr int N = Size::value;
-            T a[N * N], w[N];
+    if constexpr (Size::is_fixed && Size::order <= lanes_max_n) {
+        constexpr int N = Size::value, W = lanes_for<T, N>();
+        using L = host_kernels::lanes_of<T, W>;
+        for_each_group<W>(batch, 4.0 / 3.0 * cube(N), [&](lane_group g) {
+            L a[N * N], work[N];
+            int piv[N * W], inf[W];
+            load_lanes<N, W, T>(a, A, g);
+            bool singular = false;
+            for (int w = 0; w < W; ++w) {
+                inf[w] = 0;
+                for (int j = 0; j < N && inf[w] == 0; ++j)
+                    if (is_zero(a[j + j * N].get(w))) inf[w] = j + 1;
+                singular = singular || inf[w] != 0;
+            }
+            if (P.base != nullptr) load_pivots<N, W>(piv, P, g);
+            if (!singular) {
+                host_kernels::lu_inverse_lanes<T, W>(size, a, P.base ? piv : nullptr, work);
+                store_lanes<N, W, T>(C, g, a);
+            } else {  // rare: the singular lanes store their factors unchanged
+                L factors[N * N];
+                std::copy(a, a + N * N, factors);
+                host_kernels::lu_inverse_lanes<T, W>(size, a, P.base ? piv : nullptr, work);
+                store_lanes<N, W, T>(C, g, a, factors, inf);
+            }
+            for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
+        });
+    } else if constexpr (Size::is_fixed) {
+        constexpr int N = Size::value;
+        for_each_matrix(batch, 4.0 / 3.0 * cube(N), [&](int b, int) {
+            T a[N * N], work[N];
             load_matrix<N>(a, A[b], A.ld);
             const int inf = host_kernels::first_zero_diagonal(size, size, a);
-            if (inf == 0) host_kernels::lu_inverse(size, size, a, P[b], w);
-            store_matrix<N>(C[b], C.ld, a);
+            if (inf == 0) host_kernels::lu_inverse(size, size, a, P[b], work);
+            store_matrix<N>(C[b], C.ld, a);  // the factors themselves when singular
             info[b] = inf;
-        } else {
+        });
+    } else {
+        per_thread_scratch<T> work(n);
+        for_each_matrix(batch, 4.0 / 3.0 * cube(n), [&](int b, int thread) {
             T *c = C[b];
             copy_matrix(n, c, C.ld, A[b], A.ld);
             const int inf = host_kernels::first_zero_diagonal(size, any_n{C.ld}, c);
             if (inf == 0) host_kernels::lu_inverse(size, any_n{C.ld}, c, P[b], work[thread]);
             info[b] = inf;
-        }
-    });
+        });
+    }
 }
 
 template <class T> smallla_status_t getri(context &, const getri_args<T> &a) {
@@ -142,19 +251,42 @@ template <class T> smallla_status_t getri(context &, const getri_args<T> &a) {
 template <class T, class Size, class BatchA, class BatchC>
 void matinv_batch(Size size, const BatchA &A, const BatchC &C, int *info, int batch) {
     const int n = size;
-    per_thread_scratch<T> work(Size::is_fixed ? 0 : n);
-    per_thread_scratch<int> pivots(Size::is_fixed ? 0 : n);
-    for_each_matrix(batch, 2.0 * cube(n), [&](int b, int thread) {
-        if constexpr (Size::is_fixed) {
-            constexpr int N = Size::value;
-            T a[N * N], w[N];
+    if constexpr (Size::is_fixed && Size::order <= lanes_max_n) {
+        constexpr int N = Size::value, W = lanes_for<T, N>();
+        using L = host_kernels::lanes_of<T, W>;
+        for_each_group<W>(batch, 2.0 * cube(N), [&](lane_group g) {
+            L a[N * N], work[N];
+            int piv[N * W], inf[W];
+            load_lanes<N, W, T>(a, A, g);
+            host_kernels::lu_factor_lanes<true, T, W>(size, a, piv, inf);
+            bool singular = false;
+            for (int w = 0; w < W; ++w) singular = singular || inf[w] != 0;
+            if (!singular) {
+                host_kernels::lu_inverse_lanes<T, W>(size, a, piv, work);
+                store_lanes<N, W, T>(C, g, a);
+            } else {  // rare: the singular lanes store their factors
+                L factors[N * N];
+                std::copy(a, a + N * N, factors);
+                host_kernels::lu_inverse_lanes<T, W>(size, a, piv, work);
+                store_lanes<N, W, T>(C, g, a, factors, inf);
+            }
+            for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
+        });
+    } else if constexpr (Size::is_fixed) {
+        constexpr int N = Size::value;
+        for_each_matrix(batch, 2.0 * cube(N), [&](int b, int) {
+            T a[N * N], work[N];
             int piv[N];
             load_matrix<N>(a, A[b], A.ld);
             const int inf = host_kernels::lu_factor<true>(size, size, a, piv);
-            if (inf == 0) host_kernels::lu_inverse(size, size, a, piv, w);
-            store_matrix<N>(C[b], C.ld, a);
+            if (inf == 0) host_kernels::lu_inverse(size, size, a, piv, work);
+            store_matrix<N>(C[b], C.ld, a);  // the factors when singular
             info[b] = inf;
-        } else {
+        });
+    } else {
+        per_thread_scratch<T> work(n);
+        per_thread_scratch<int> pivots(n);
+        for_each_matrix(batch, 2.0 * cube(n), [&](int b, int thread) {
             T *c = C[b];
             const T *m = A[b];
             if (static_cast<const void *>(c) != static_cast<const void *>(m)) copy_matrix(n, c, C.ld, m, A.ld);
@@ -162,8 +294,8 @@ void matinv_batch(Size size, const BatchA &A, const BatchC &C, int *info, int ba
             const int inf = host_kernels::lu_factor<true>(size, any_n{C.ld}, c, piv);
             if (inf == 0) host_kernels::lu_inverse(size, any_n{C.ld}, c, piv, work[thread]);
             info[b] = inf;
-        }
-    });
+        });
+    }
 }
 
 template <class T> smallla_status_t matinv(context &, const matinv_args<T> &a) {
@@ -179,18 +311,43 @@ template <class T, class Size, class BatchA, class BatchB>
 void getrs_batch(Size size, smallla_operation_t trans, int nrhs, const BatchA &A, pivot_batch<const int> P,
                  const BatchB &B, int batch) {
     const int n = size;
-    for_each_matrix(batch, 2.0 * n * n * nrhs, [&](int b, int) {
-        T *x = B[b];
-        const long ldb = B.ld;
-        if constexpr (Size::is_fixed) {
-            constexpr int N = Size::value;
+    if constexpr (Size::is_fixed && Size::order <= lanes_max_n) {
+        constexpr int N = Size::value, W = lanes_for<T, N>();
+        using L = host_kernels::lanes_of<T, W>;
+        for_each_group<W>(batch, 2.0 * N * N * nrhs, [&](lane_group g) {
+            L a[N * N], x[N];
+            int piv[N * W];
+            load_lanes<N, W, T>(a, A, g);
+            if (P.base != nullptr) load_pivots<N, W>(piv, P, g);
+            const long ldb = B.ld;
+            for (int r = 0; r < nrhs; ++r) {
+                for (int w = 0; w < W; ++w) {
+                    const T *b = w < g.count ? B[g.first + w] + r * ldb : nullptr;
+                    for (int i = 0; i < N; ++i) x[i].set(w, b ? b[i] : T(real_t<T>(0)));
+                }
+                host_kernels::lu_solve_lanes<T, W>(size, a, P.base ? piv : nullptr, trans, x);
+                for (int w = 0; w < g.count; ++w) {
+                    T *b = B[g.first + w] + r * ldb;
+                    for (int i = 0; i < N; ++i) b[i] = x[i].get(w);
+                }
+            }
+        });
+    } else if constexpr (Size::is_fixed) {
+        constexpr int N = Size::value;
+        for_each_matrix(batch, 2.0 * N * N * nrhs, [&](int b, int) {
             T a[N * N];
             load_matrix<N>(a, A[b], A.ld);
+            T *x = B[b];
+            const long ldb = B.ld;
             for (int r = 0; r < nrhs; ++r) host_kernels::lu_solve(size, size, a, P[b], trans, x + r * ldb);
-        } else {
+        });
+    } else {
+        for_each_matrix(batch, 2.0 * n * n * nrhs, [&](int b, int) {
+            T *x = B[b];
+            const long ldb = B.ld;
             for (int r = 0; r < nrhs; ++r) host_kernels::lu_solve(size, any_n{A.ld}, A[b], P[b], trans, x + r * ldb);
-        }
-    });
+        });
+    }
 }
 
 template <class T> smallla_status_t getrs(context &, const getrs_args<T> &a) {

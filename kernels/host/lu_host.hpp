@@ -1,9 +1,14 @@
-// The host algorithms of the LU family for ONE matrix: LU with partial (or no) pivoting, the inverse from
-// the factors, and the solve with A, A^T or A^H. Each is a template on the scalar type T and on the size
-// types of the order (Size) and of the leading dimension (Ld): fixed_n<N> makes both compile-time constants,
-// so that for small N the compiler unrolls and vectorizes the loops; any_n serves every other order.
-// The arithmetic follows LAPACK's unblocked algorithms (xGETF2, xTRTI2 + xGETRI, xGETRS) so that pivots and
-// info agree with LAPACK.
+// The host algorithms of the LU family: LU with partial (or no) pivoting, the inverse from the factors, and
+// the solve with A, A^T or A^H. The arithmetic is written once, as templates on an element type E and on the
+// size types of the order (Size) and the leading dimension (Ld):
+//  - E = T (float, double, complex<R>) with any_n: one matrix in place, any order;
+//  - E = lanes of W matrices (lanes.hpp) with fixed_n<N>: W matrices of a small order N in lockstep, from a
+//    local interleaved copy; every operation is a SIMD operation over the W matrices, so the long chains of
+//    dependent operations of a small LU (pivot search, reciprocal, update, next column) overlap W times and
+//    nothing needs a horizontal reduction.
+// What depends on the matrix (choice of pivot, interchanges, info) is a small "pivoting step" per element
+// type. The operations per element follow LAPACK's unblocked algorithms (xGETF2, xTRTI2 + xGETRI, xGETRS), in
+// the same order, so pivots and info agree with LAPACK.
 #pragma once
 
 #include <cmath>
@@ -11,6 +16,7 @@
 
 #include "smallla.h"
 #include "common/scalar.hpp"
+#include "lanes.hpp"
 
 namespace smallla {
 namespace host_kernels {
@@ -19,20 +25,31 @@ namespace host_kernels {
 template <int N> struct fixed_n {
     static constexpr bool is_fixed = true;
     static constexpr int value = N;
+    static constexpr int order = N;  // 0 for any_n
     constexpr operator int() const { return N; }
 };
 // An order known only at run time.
 struct any_n {
     static constexpr bool is_fixed = false;
+    static constexpr int order = 0;
     int value;
     operator int() const { return value; }
 };
 
-// |x| as LAPACK's getf2/getrf2 measures the pivot before choosing between scaling by the reciprocal and
-// dividing (the real absolute value, or the complex modulus).
-inline float modulus(float x) { return std::fabs(x); }
-inline double modulus(double x) { return std::fabs(x); }
-template <class R> R modulus(complex<R> x) { return std::hypot(x.re, x.im); }
+// LAPACK's getf2/getrf2 scale by the reciprocal of the pivot when |pivot| >= sfmin (the real absolute value,
+// or the complex modulus) and divide otherwise.
+// below_sfmin(x) is modulus(x) < sfmin, with the costly complex modulus computed only when abs1(x) (which is at
+// most sqrt(2) times the modulus) does not already settle it.
+inline bool below_sfmin(float x) { return std::fabs(x) < sfmin<float>(); }
+inline bool below_sfmin(double x) { return std::fabs(x) < sfmin<double>(); }
+template <class R> inline bool below_sfmin(complex<R> x) {
+    if (abs1(x) >= R(2) * sfmin<R>()) return false;
+    return std::hypot(x.re, x.im) < sfmin<R>();
+}
+
+template <class E> inline E conj_if(E x, bool) { return x; }  // real scalars and real lanes
+template <class R> inline complex<R> conj_if(complex<R> x, bool c) { return c ? conj(x) : x; }
+template <class R, int W> inline clanes<R, W> conj_if(clanes<R, W> x, bool c) { return c ? conj(x) : x; }
 
 // Width of the column blocks: updates subtract block_width products per stored element instead of one, which
 // is what bounds these loops on small matrices held in L1 (stores, not flops). The order of the subtractions
@@ -40,76 +57,135 @@ template <class R> R modulus(complex<R> x) { return std::hypot(x.re, x.im); }
 constexpr int block_width = 4;
 
 // y[i] -= x[i + q*ldx] * s[q] for q = 0..NB-1 in this order, for i in [i0, i1).
-template <int NB, class T>
-inline void subtract_products(T *__restrict y, const T *__restrict x, long ldx, const T *__restrict s, int i0, int i1) {
-    T sq[NB];
+template <int NB, class E>
+inline void subtract_products(E *__restrict y, const E *__restrict x, long ldx, const E *__restrict s, int i0, int i1) {
+    E sq[NB];
     for (int q = 0; q < NB; ++q) sq[q] = s[q];
     for (int i = i0; i < i1; ++i) {
-        T t = y[i];
+        E t = y[i];
         for (int q = 0; q < NB; ++q) t -= x[i + q * ldx] * sq[q];
         y[i] = t;
     }
 }
 
-// LU of the n x n matrix a (leading dimension ld), in place. With Pivoting, ipiv receives the 1-based pivot
-// rows (LAPACK's convention); the pivot is the first entry of largest abs1 in the current row order, and rows
-// are interchanged across the whole matrix. A zero pivot does not stop the factorization. Returns info:
-// the first j with U(j,j) == 0, else 0.
-// Right-looking, in panels of block_width columns: each panel is factored column by column, then the columns
-// to its right get the panel's unit lower triangular solve and one rank-block_width update.
-template <bool Pivoting, class T, class Size, class Ld>
-inline int lu_factor(Size size, Ld ld_, T *__restrict a, int *__restrict ipiv) {
-    using R = real_t<T>;
+// LU of the n x n matrix a (leading dimension ld), in place, right-looking in panels of block_width columns:
+// each panel is factored column by column, then the columns to its right get the panel's unit lower triangular
+// solve and one rank-block_width update. pivot_step(k) chooses the pivot of column k, interchanges the rows
+// across the whole matrix, records the pivot and info, and scales the column below the diagonal.
+template <class E, class Size, class Ld, class PivotStep>
+inline void lu_factor_panels(Size size, Ld ld_, E *__restrict a, PivotStep &&pivot_step) {
     constexpr int NB = block_width;
     const int n = size;
     const long ld = (int)ld_;
-    int info = 0;
     for (int k0 = 0; k0 < n; k0 += NB) {
         const int kend = k0 + NB < n ? k0 + NB : n;
         for (int k = k0; k < kend; ++k) {
-            T *__restrict ak = a + k * ld;
-            int p = k;
-            if constexpr (Pivoting) {
-                R best = abs1(ak[k]);
-                for (int i = k + 1; i < n; ++i) {  // branch-free: the pivot row is data-dependent
-                    const R v = abs1(ak[i]);
-                    const bool larger = v > best;  // strict: the first maximum wins; NaN is never chosen
-                    p = larger ? i : p;
-                    best = larger ? v : best;
-                }
-                ipiv[k] = p + 1;
-            }
-            const T pivot = ak[p];
-            if (!is_zero(pivot)) {
-                if constexpr (Pivoting) {
-                    if (p != k)
-                        for (int j = 0; j < n; ++j) std::swap(a[k + j * ld], a[p + j * ld]);
-                }
-                if (modulus(pivot) >= sfmin<R>()) {
-                    const T r = T(R(1)) / pivot;
-                    for (int i = k + 1; i < n; ++i) ak[i] = ak[i] * r;
-                } else {
-                    for (int i = k + 1; i < n; ++i) ak[i] = ak[i] / pivot;
-                }
-            } else if (info == 0) {
-                info = k + 1;
-            }
-            // Rank-1 update of the rest of the panel.
-            for (int j = k + 1; j < kend; ++j) {
-                T *__restrict aj = a + j * ld;
-                const T u = aj[k];
+            pivot_step(k);
+            const E *__restrict ak = a + k * ld;
+            for (int j = k + 1; j < kend; ++j) {  // rank-1 update of the rest of the panel
+                E *__restrict aj = a + j * ld;
+                const E u = aj[k];
                 for (int i = k + 1; i < n; ++i) aj[i] -= ak[i] * u;
             }
         }
         // kend < n only after a full panel (kend == k0 + NB).
         for (int j = kend; j < n; ++j) {
-            T *__restrict aj = a + j * ld;
+            E *__restrict aj = a + j * ld;
             for (int k = k0; k < kend; ++k)  // U12 = inv(L11) A12, L11 unit lower
                 for (int i = k + 1; i < kend; ++i) aj[i] -= a[i + k * ld] * aj[k];
             subtract_products<NB>(aj, a + k0 * ld, ld, aj + k0, kend, n);  // A22 -= L21 U12
         }
     }
+}
+
+// LU of one matrix (E = T). With Pivoting, ipiv receives the 1-based pivot rows (LAPACK's convention): the
+// first entry of largest abs1 in the current row order; rows are interchanged across the whole matrix. A zero
+// pivot does not stop the factorization. Returns info: the first j with U(j,j) == 0, else 0.
+template <bool Pivoting, class T, class Size, class Ld>
+inline int lu_factor(Size size, Ld ld_, T *__restrict a, int *__restrict ipiv) {
+    using R = real_t<T>;
+    const int n = size;
+    const long ld = (int)ld_;
+    int info = 0;
+    lu_factor_panels(size, ld_, a, [&](int k) {
+        T *__restrict ak = a + k * ld;
+        int p = k;
+        if constexpr (Pivoting) {
+            R best = abs1(ak[k]);
+            for (int i = k + 1; i < n; ++i) {  // branch-free: the pivot row is data-dependent
+                const R v = abs1(ak[i]);
+                const bool larger = v > best;  // strict: the first maximum wins; NaN is never chosen
+                p = larger ? i : p;
+                best = larger ? v : best;
+            }
+            ipiv[k] = p + 1;
+            // p != k implies a nonzero pivot: LAPACK interchanges only then.
+            if (p != k)
+                for (int j = 0; j < n; ++j) std::swap(a[k + j * ld], a[p + j * ld]);
+        }
+        const T pivot = ak[k];
+        if (is_zero(pivot)) {
+            if (info == 0) info = k + 1;
+        } else if (!below_sfmin(pivot)) {
+            const T r = T(R(1)) / pivot;
+            for (int i = k + 1; i < n; ++i) ak[i] = ak[i] * r;
+        } else {
+            for (int i = k + 1; i < n; ++i) ak[i] = ak[i] / pivot;
+        }
+    });
     return info;
+}
+
+// LU of the W matrices held in lanes (E = lanes_of<T, W>). piv[k*W + w] receives matrix w's 1-based pivot k
+// (Pivoting), info[w] its info. Same choices and arithmetic as lu_factor, lane by lane.
+template <bool Pivoting, class T, int W, class Size>
+inline void lu_factor_lanes(Size size, lanes_of<T, W> *__restrict a, int *__restrict piv, int *__restrict info) {
+    using L = lanes_of<T, W>;
+    using R = real_t<T>;
+    const int n = size;
+    const long ld = n;
+    for (int w = 0; w < W; ++w) info[w] = 0;
+    lu_factor_panels(size, size, a, [&](int k) {
+        L *__restrict ak = a + k * ld;
+        if constexpr (Pivoting) {
+            auto best = abs1(ak[k]);
+            auto p = lane_index<R, W>(k);
+            for (int i = k + 1; i < n; ++i) {
+                const auto v = abs1(ak[i]);
+                const auto larger = v > best;  // strict: the first maximum wins; NaN is never chosen
+                p = larger ? lane_index<R, W>(i) : p;
+                best = larger ? v : best;
+            }
+            for (int w = 0; w < W; ++w) {
+                const int pw = (int)p[w];
+                piv[k * W + w] = pw + 1;
+                if (pw != k)
+                    for (int j = 0; j < n; ++j) swap_lane(a[k + j * ld], a[pw + j * ld], w);
+            }
+        }
+        const L pivot = ak[k];
+        const auto zero = is_zero(pivot);
+        bool tiny = false;  // some pivot needs LAPACK's division instead of the reciprocal
+        for (int w = 0; w < W; ++w) {
+            if (zero[w]) {
+                if (info[w] == 0) info[w] = k + 1;
+            } else if (below_sfmin(pivot.get(w))) {
+                tiny = true;
+            }
+        }
+        const L one = L::splat(T(R(1)));
+        const L r = select(zero, one, one / pivot);  // a zero pivot leaves its column as it is
+        if (!tiny) {
+            for (int i = k + 1; i < n; ++i) ak[i] = ak[i] * r;
+        } else {
+            for (int w = 0; w < W; ++w) {
+                if (zero[w]) continue;
+                const T pw = pivot.get(w), rw = r.get(w);
+                const bool divide = below_sfmin(pw);
+                for (int i = k + 1; i < n; ++i) ak[i].set(w, divide ? ak[i].get(w) / pw : ak[i].get(w) * rw);
+            }
+        }
+    });
 }
 
 // First j with U(j,j) == 0 (1-based), else 0: LAPACK's singularity test before inverting.
@@ -121,38 +197,37 @@ template <class T, class Size, class Ld> inline int first_zero_diagonal(Size siz
     return 0;
 }
 
-// inv(A) from its LU factors, in place (as xGETRI: invert U, solve inv(A) L = inv(U), then undo the row
-// interchanges as column interchanges in reverse order). ipiv is 1-based or nullptr (no pivoting); entries
-// outside 1..n are ignored so that a bad pivot vector cannot write out of bounds. work holds n elements.
-// The caller has checked that U has no zero on its diagonal.
-template <class T, class Size, class Ld>
-inline void lu_inverse(Size size, Ld ld_, T *__restrict a, const int *__restrict ipiv, T *__restrict work) {
+// inv(A) from its LU factors, in place, without the final column interchanges (xGETRI: invert U, then solve
+// inv(A) L = inv(U)). work holds n elements. A zero U(j,j) gives Inf/NaN, not a trap.
+template <class E, class Size, class Ld>
+inline void lu_inverse_unpermuted(Size size, Ld ld_, E *__restrict a, E *__restrict work) {
+    constexpr int NB = block_width;
     const int n = size;
     const long ld = (int)ld_;
-    constexpr int NB = block_width;
+    const E one = element_one<E>();
     // inv(U), column by column (xTRTI2): column j of inv(U) = -inv(U(j,j)) * inv(U(0:j,0:j)) * U(0:j,j), the
     // triangular product x := triu(inv(U)(0:j,0:j)) x taken in blocks of NB columns.
     for (int j = 0; j < n; ++j) {
-        T *__restrict aj = a + j * ld;
-        aj[j] = T(real_t<T>(1)) / aj[j];
-        const T ajj = -aj[j];
+        E *__restrict aj = a + j * ld;
+        aj[j] = one / aj[j];
+        const E ajj = -aj[j];
         int k0 = 0;
         for (; k0 + NB <= j; k0 += NB) {
-            T t[NB], minus_t[NB];
+            E t[NB], minus_t[NB];
             for (int q = 0; q < NB; ++q) {
                 t[q] = aj[k0 + q];
                 minus_t[q] = -t[q];
             }
             subtract_products<NB>(aj, a + k0 * ld, ld, minus_t, 0, k0);  // rows above the block
             for (int q = 0; q < NB; ++q) {                                // the block's own triangle
-                const T *__restrict ak = a + (k0 + q) * ld;
+                const E *__restrict ak = a + (k0 + q) * ld;
                 for (int i = k0; i < k0 + q; ++i) aj[i] += t[q] * ak[i];
                 aj[k0 + q] = t[q] * ak[k0 + q];
             }
         }
         for (int k = k0; k < j; ++k) {
-            const T t = aj[k];
-            const T *__restrict ak = a + k * ld;
+            const E t = aj[k];
+            const E *__restrict ak = a + k * ld;
             for (int i = 0; i < k; ++i) aj[i] += t * ak[i];
             aj[k] = t * ak[k];
         }
@@ -160,77 +235,119 @@ inline void lu_inverse(Size size, Ld ld_, T *__restrict a, const int *__restrict
     }
     // Solve inv(A) * L = inv(U) for inv(A), from the last column to the first.
     for (int j = n - 2; j >= 0; --j) {
-        T *__restrict aj = a + j * ld;
+        E *__restrict aj = a + j * ld;
         for (int i = j + 1; i < n; ++i) {
             work[i] = aj[i];
-            aj[i] = T(real_t<T>(0));
+            aj[i] = E{};
         }
         int k = j + 1;
         for (; k + NB <= n; k += NB) subtract_products<NB>(aj, a + k * ld, ld, work + k, 0, n);
         for (; k < n; ++k) {
-            const T w = work[k];
-            const T *__restrict ak = a + k * ld;
+            const E w = work[k];
+            const E *__restrict ak = a + k * ld;
             for (int i = 0; i < n; ++i) aj[i] -= ak[i] * w;
         }
     }
-    if (ipiv != nullptr) {
-        for (int j = n - 2; j >= 0; --j) {
-            const int jp = ipiv[j] - 1;
-            if (jp != j && jp >= 0 && jp < n)
-                for (int i = 0; i < n; ++i) std::swap(a[i + j * ld], a[i + jp * ld]);
-        }
+}
+
+// inv(A) of one matrix from its factors, in place: the interchanges of ipiv (1-based, nullptr: none) undone as
+// column interchanges in reverse order. Entries outside 1..n are ignored so that a bad pivot vector cannot
+// write out of bounds. The caller has checked that U has no zero on its diagonal.
+template <class T, class Size, class Ld>
+inline void lu_inverse(Size size, Ld ld_, T *__restrict a, const int *__restrict ipiv, T *__restrict work) {
+    const int n = size;
+    const long ld = (int)ld_;
+    lu_inverse_unpermuted(size, ld_, a, work);
+    if (ipiv == nullptr) return;
+    for (int j = n - 2; j >= 0; --j) {
+        const int jp = ipiv[j] - 1;
+        if (jp != j && jp >= 0 && jp < n)
+            for (int i = 0; i < n; ++i) std::swap(a[i + j * ld], a[i + jp * ld]);
     }
 }
 
-template <class T> inline T apply_op(T x, bool conjugate) {
-    if constexpr (scalar_traits<T>::is_complex) return conjugate ? conj(x) : x;
-    else return x;
+// The same for W matrices in lanes; piv[k*W + w] (nullptr: none).
+template <class T, int W, class Size>
+inline void lu_inverse_lanes(Size size, lanes_of<T, W> *__restrict a, const int *__restrict piv,
+                             lanes_of<T, W> *__restrict work) {
+    const int n = size;
+    lu_inverse_unpermuted(size, size, a, work);
+    if (piv == nullptr) return;
+    for (int j = n - 2; j >= 0; --j)
+        for (int w = 0; w < W; ++w) {
+            const int jp = piv[j * W + w] - 1;
+            if (jp != j && jp >= 0 && jp < n)
+                for (int i = 0; i < n; ++i) swap_lane(a[i + j * n], a[i + jp * n], w);
+        }
 }
 
-// Solves op(A) x = b for one right-hand side x (overwritten), from the LU factors a (leading dimension ld)
-// and the 1-based pivots ipiv (nullptr: none), as xGETRS does column by column.
-template <class T, class Size, class Ld>
-inline void lu_solve(Size size, Ld ld_, const T *__restrict a, const int *__restrict ipiv, smallla_operation_t trans,
-                     T *__restrict x) {
+// Solves op(A) x = b for one right-hand side x (overwritten) from the LU factors, without the interchanges
+// (the caller applies them before for op = N, after for T and C), as xGETRS's triangular solves.
+template <class E, class Size, class Ld>
+inline void lu_solve_unpermuted(Size size, Ld ld_, const E *__restrict a, smallla_operation_t trans, E *__restrict x) {
     const int n = size;
     const long ld = (int)ld_;
     if (trans == SMALLLA_OP_N) {
-        if (ipiv != nullptr)
-            for (int k = 0; k < n; ++k) {
-                const int p = ipiv[k] - 1;
-                if (p != k && p >= 0 && p < n) std::swap(x[k], x[p]);
-            }
         for (int k = 0; k < n; ++k) {  // L y = P b, L unit lower
-            const T xk = x[k];
-            const T *__restrict ak = a + k * ld;
+            const E xk = x[k];
+            const E *__restrict ak = a + k * ld;
             for (int i = k + 1; i < n; ++i) x[i] -= xk * ak[i];
         }
         for (int k = n - 1; k >= 0; --k) {  // U x = y
-            const T *__restrict ak = a + k * ld;
+            const E *__restrict ak = a + k * ld;
             x[k] = x[k] / ak[k];
-            const T xk = x[k];
+            const E xk = x[k];
             for (int i = 0; i < k; ++i) x[i] -= xk * ak[i];
         }
         return;
     }
     const bool conjugate = trans == SMALLLA_OP_C;
     for (int k = 0; k < n; ++k) {  // op(U) y = b: row k of op(U) is column k of U
-        const T *__restrict ak = a + k * ld;
-        T t = x[k];
-        for (int i = 0; i < k; ++i) t -= apply_op(ak[i], conjugate) * x[i];
-        x[k] = t / apply_op(ak[k], conjugate);
+        const E *__restrict ak = a + k * ld;
+        E t = x[k];
+        for (int i = 0; i < k; ++i) t -= conj_if(ak[i], conjugate) * x[i];
+        x[k] = t / conj_if(ak[k], conjugate);
     }
     for (int k = n - 1; k >= 0; --k) {  // op(L) z = y, L unit lower
-        const T *__restrict ak = a + k * ld;
-        T t = x[k];
-        for (int i = k + 1; i < n; ++i) t -= apply_op(ak[i], conjugate) * x[i];
+        const E *__restrict ak = a + k * ld;
+        E t = x[k];
+        for (int i = k + 1; i < n; ++i) t -= conj_if(ak[i], conjugate) * x[i];
         x[k] = t;
     }
-    if (ipiv != nullptr)
-        for (int k = n - 1; k >= 0; --k) {
-            const int p = ipiv[k] - 1;
-            if (p != k && p >= 0 && p < n) std::swap(x[k], x[p]);
+}
+
+// Solve for one matrix and one right-hand side; ipiv 1-based or nullptr, out-of-range entries ignored.
+template <class T, class Size, class Ld>
+inline void lu_solve(Size size, Ld ld_, const T *__restrict a, const int *__restrict ipiv, smallla_operation_t trans,
+                     T *__restrict x) {
+    const int n = size;
+    auto interchange = [&](int k) {
+        const int p = ipiv[k] - 1;
+        if (p != k && p >= 0 && p < n) std::swap(x[k], x[p]);
+    };
+    if (trans == SMALLLA_OP_N && ipiv != nullptr)
+        for (int k = 0; k < n; ++k) interchange(k);
+    lu_solve_unpermuted(size, ld_, a, trans, x);
+    if (trans != SMALLLA_OP_N && ipiv != nullptr)
+        for (int k = n - 1; k >= 0; --k) interchange(k);
+}
+
+// The same for W matrices in lanes, one right-hand side each; piv[k*W + w] or nullptr.
+template <class T, int W, class Size>
+inline void lu_solve_lanes(Size size, const lanes_of<T, W> *__restrict a, const int *__restrict piv,
+                           smallla_operation_t trans, lanes_of<T, W> *__restrict x) {
+    const int n = size;
+    auto interchange = [&](int k) {
+        for (int w = 0; w < W; ++w) {
+            const int p = piv[k * W + w] - 1;
+            if (p != k && p >= 0 && p < n) swap_lane(x[k], x[p], w);
         }
+    };
+    if (trans == SMALLLA_OP_N && piv != nullptr)
+        for (int k = 0; k < n; ++k) interchange(k);
+    lu_solve_unpermuted(size, size, a, trans, x);
+    if (trans != SMALLLA_OP_N && piv != nullptr)
+        for (int k = n - 1; k >= 0; --k) interchange(k);
 }
 
 }  // namespace host_kernels

@@ -1,0 +1,139 @@
+// Lanes: one element position of W matrices at once, as a SIMD vector (GCC/Clang vector extensions, lowered to
+// whatever vector instructions the target has). The host kernels for small orders run W matrices in lockstep
+// on these, so that the same template text serves one matrix (E = T) and W matrices (E = lanes_of<T, W>).
+// Complex lanes keep real and imaginary parts in separate vectors, so complex arithmetic needs no shuffles.
+#pragma once
+
+#include <cmath>
+
+#include "common/scalar.hpp"
+
+// The lane types are only passed between inline functions; GCC's note that their calling convention depends
+// on the instruction set does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace smallla {
+namespace host_kernels {
+
+using smallla::abs1;
+using smallla::conj;
+using smallla::is_zero;
+
+template <class R, int W> struct simd {
+    typedef R vec __attribute__((vector_size(sizeof(R) * W)));
+    using mask = decltype(vec{} > vec{});  // the signed integer vector a comparison yields
+};
+
+// W real numbers.
+template <class R, int W> struct rlanes {
+    using vec = typename simd<R, W>::vec;
+    vec v;
+    static rlanes splat(R x) {
+        rlanes r;
+        for (int w = 0; w < W; ++w) r.v[w] = x;
+        return r;
+    }
+    // Lane access through memory (GCC's vector types may be accessed through their element type): a single
+    // scalar load or store, where an element access on the vector value may move the whole vector.
+    R get(int w) const { return reinterpret_cast<const R *>(&v)[w]; }
+    void set(int w, R x) { reinterpret_cast<R *>(&v)[w] = x; }
+    friend rlanes operator+(rlanes a, rlanes b) { return {a.v + b.v}; }
+    friend rlanes operator-(rlanes a, rlanes b) { return {a.v - b.v}; }
+    friend rlanes operator*(rlanes a, rlanes b) { return {a.v * b.v}; }
+    friend rlanes operator/(rlanes a, rlanes b) { return {a.v / b.v}; }
+    friend rlanes operator-(rlanes a) { return {-a.v}; }
+    rlanes &operator+=(rlanes b) { v += b.v; return *this; }
+    rlanes &operator-=(rlanes b) { v -= b.v; return *this; }
+};
+
+template <class R, int W> inline typename simd<R, W>::vec lane_fabs(typename simd<R, W>::vec x) {
+    return x < typename simd<R, W>::vec{} ? -x : x;
+}
+
+// W complex numbers: real parts, imaginary parts.
+template <class R, int W> struct clanes {
+    using vec = typename simd<R, W>::vec;
+    vec re, im;
+    static clanes splat(complex<R> x) {
+        clanes r;
+        for (int w = 0; w < W; ++w) {
+            r.re[w] = x.re;
+            r.im[w] = x.im;
+        }
+        return r;
+    }
+    complex<R> get(int w) const { return {reinterpret_cast<const R *>(&re)[w], reinterpret_cast<const R *>(&im)[w]}; }
+    void set(int w, complex<R> x) {
+        reinterpret_cast<R *>(&re)[w] = x.re;
+        reinterpret_cast<R *>(&im)[w] = x.im;
+    }
+    friend clanes operator+(clanes a, clanes b) { return {a.re + b.re, a.im + b.im}; }
+    friend clanes operator-(clanes a, clanes b) { return {a.re - b.re, a.im - b.im}; }
+    friend clanes operator-(clanes a) { return {-a.re, -a.im}; }
+    friend clanes operator*(clanes a, clanes b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+    // Smith's division lane by lane, the same formulas as complex<R>'s (both branches, then a select).
+    friend clanes operator/(clanes a, clanes b) {
+        const auto first = lane_fabs<R, W>(b.im) <= lane_fabs<R, W>(b.re);
+        const vec r1 = b.im / b.re, d1 = b.re + b.im * r1;
+        const vec r2 = b.re / b.im, d2 = b.im + b.re * r2;
+        return {first ? (a.re + a.im * r1) / d1 : (a.re * r2 + a.im) / d2,
+                first ? (a.im - a.re * r1) / d1 : (a.im * r2 - a.re) / d2};
+    }
+    clanes &operator+=(clanes b) { re += b.re; im += b.im; return *this; }
+    clanes &operator-=(clanes b) { re -= b.re; im -= b.im; return *this; }
+};
+
+template <class T, int W> struct lanes_type { using type = rlanes<T, W>; };
+template <class R, int W> struct lanes_type<complex<R>, W> { using type = clanes<R, W>; };
+// W elements of type T.
+template <class T, int W> using lanes_of = typename lanes_type<T, W>::type;
+
+// LAPACK's pivot measure lane by lane, as a raw vector (for comparisons).
+template <class R, int W> inline typename simd<R, W>::vec abs1(const rlanes<R, W> &x) { return lane_fabs<R, W>(x.v); }
+template <class R, int W> inline typename simd<R, W>::vec abs1(const clanes<R, W> &x) {
+    return lane_fabs<R, W>(x.re) + lane_fabs<R, W>(x.im);
+}
+template <class R, int W> inline typename simd<R, W>::mask is_zero(const rlanes<R, W> &x) {
+    return x.v == typename simd<R, W>::vec{};
+}
+template <class R, int W> inline typename simd<R, W>::mask is_zero(const clanes<R, W> &x) {
+    return (x.re == typename simd<R, W>::vec{}) & (x.im == typename simd<R, W>::vec{});
+}
+template <class R, int W> inline clanes<R, W> conj(const clanes<R, W> &x) { return {x.re, -x.im}; }
+
+// Lane-wise choice: m ? a : b.
+template <class M, class R, int W> inline rlanes<R, W> select(M m, rlanes<R, W> a, rlanes<R, W> b) {
+    return {m ? a.v : b.v};
+}
+template <class M, class R, int W> inline clanes<R, W> select(M m, clanes<R, W> a, clanes<R, W> b) {
+    return {m ? a.re : b.re, m ? a.im : b.im};
+}
+
+// The integer vector (i, i, ..., i) of the comparisons' mask type, for per-lane row indices.
+template <class R, int W> inline typename simd<R, W>::mask lane_index(int i) {
+    typename simd<R, W>::mask m;
+    for (int w = 0; w < W; ++w) m[w] = i;
+    return m;
+}
+
+// Exchanges lane w of a and b.
+template <class L> inline void swap_lane(L &a, L &b, int w) {
+    const auto t = a.get(w);
+    a.set(w, b.get(w));
+    b.set(w, t);
+}
+
+// The element 1 of scalars and lanes.
+template <class E> struct element_traits {
+    static E one() { return E(real_t<E>(1)); }
+};
+template <class R, int W> struct element_traits<rlanes<R, W>> {
+    static rlanes<R, W> one() { return rlanes<R, W>::splat(R(1)); }
+};
+template <class R, int W> struct element_traits<clanes<R, W>> {
+    static clanes<R, W> one() { return clanes<R, W>::splat(complex<R>(R(1))); }
+};
+template <class E> inline E element_one() { return element_traits<E>::one(); }
+
+}  // namespace host_kernels
+}  // namespace smallla
