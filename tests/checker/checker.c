@@ -490,12 +490,14 @@ static zd *to_z(chk_prec p, int rows, int cols, const void *A, int lda) {
         for (int i = 0; i < rows; ++i) W[i + (size_t)j * rows] = chk_get(p, A, i + (long long)j * lda);
     return W;
 }
+/* The 1-norm; NaN anywhere gives NaN (a plain max would let a later column overwrite it). */
 static double norm1(const zd *W, int rows, int cols) {
     double m = 0;
     for (int j = 0; j < cols; ++j) {
         double s = 0;
         for (int i = 0; i < rows; ++i) s += cabs(W[i + (size_t)j * rows]);
-        if (!(s <= m)) m = s; /* NaN propagates */
+        if (isnan(s)) return NAN;
+        if (s > m) m = s;
     }
     return m;
 }
