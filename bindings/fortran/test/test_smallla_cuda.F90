@@ -29,6 +29,18 @@ module cudart_interfaces
     integer(c_int) function cudaDeviceSynchronize() bind(c, name='cudaDeviceSynchronize')
       import :: c_int
     end function cudaDeviceSynchronize
+    integer(c_int) function cudaStreamCreate(stream) bind(c, name='cudaStreamCreate')
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: stream
+    end function cudaStreamCreate
+    integer(c_int) function cudaStreamSynchronize(stream) bind(c, name='cudaStreamSynchronize')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: stream
+    end function cudaStreamSynchronize
+    integer(c_int) function cudaStreamDestroy(stream) bind(c, name='cudaStreamDestroy')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: stream
+    end function cudaStreamDestroy
     type(c_ptr) function cudaGetErrorString(err) bind(c, name='cudaGetErrorString')
       import :: c_int, c_ptr
       integer(c_int), value :: err
@@ -184,6 +196,61 @@ contains
 #define GETRS smallla_zgetrsStridedBatched
 #include "cuda_precision.inc"
 
+  ! Work on a stream of the caller's: smallla_set_stream, then only that stream is waited for.
+  subroutine stream_semantics(hd, hh, failures)
+    type(c_ptr), intent(in) :: hd, hh
+    integer, intent(inout) :: failures
+    integer, parameter :: n = 12, nb = 1000
+    real(c_double), allocatable, target :: A(:, :, :), LU(:, :, :), LUh(:, :, :)
+    integer(c_int), allocatable, target :: ipiv(:, :), ipivh(:, :), info(:), infoh(:)
+    type(c_ptr) :: stream, got, dLU, dipiv, dinfo
+    integer(c_size_t) :: bytes
+    integer(c_int) :: status, err
+    integer :: m
+    real(real64) :: worst
+    logical :: ok
+    allocate(A(n, n, nb), LU(n, n, nb), LUh(n, n, nb), ipiv(n, nb), ipivh(n, nb), info(nb), infoh(nb))
+    call random_number(A)
+    A = 2 * A - 1
+    LUh = A
+    status = smallla_getrf_strided_batched(hh, LUh, ipivh, infoh)
+    bytes = c_sizeof(A(1, 1, 1)) * n * n * nb
+    dLU = device_alloc(bytes, failures)
+    dipiv = device_alloc(c_sizeof(ipiv(1, 1)) * n * nb, failures)
+    dinfo = device_alloc(c_sizeof(info(1)) * nb, failures)
+    err = cudaStreamCreate(stream)
+    if (err /= cudaSuccess .or. failures > 0) then
+      call report('cuda: user stream', .false., 'cudaStreamCreate or cudaMalloc failed', failures)
+      return
+    end if
+    call to_device(dLU, c_loc(A), bytes)
+    status = smallla_set_stream(hd, stream)
+    ok = status == SMALLLA_SUCCESS
+    status = smallla_get_stream(hd, got)
+    ok = ok .and. status == SMALLLA_SUCCESS .and. c_associated(got, stream)
+    status = smallla_dgetrfStridedBatched(hd, n, dLU, n, int(n, c_long_long) * n, dipiv, int(n, c_long_long), &
+                                          dinfo, nb)
+    ok = ok .and. status == SMALLLA_SUCCESS
+    err = cudaStreamSynchronize(stream)
+    ok = ok .and. err == cudaSuccess
+    call to_host(c_loc(LU), dLU, bytes)
+    call to_host(c_loc(ipiv), dipiv, c_sizeof(ipiv(1, 1)) * n * nb)
+    call to_host(c_loc(info), dinfo, c_sizeof(info(1)) * nb)
+    worst = 0
+    do m = 1, nb
+      worst = max(worst, lu_ratio(cmplx(A(:, :, m), kind=real64), cmplx(LU(:, :, m), kind=real64), ipiv(:, m), &
+                                  real(epsilon(1.0_c_double), real64)))
+    end do
+    ok = ok .and. all(ipiv == ipivh) .and. all(info == infoh) .and. worst < ratio_limit
+    call report('cuda: getrf on a user stream (set/get_stream), same pivots as host', ok, &
+                smallla_error_message(hd), failures)
+    status = smallla_set_stream(hd, c_null_ptr)
+    err = cudaStreamDestroy(stream)
+    call device_free(dLU)
+    call device_free(dipiv)
+    call device_free(dinfo)
+  end subroutine stream_semantics
+
   ! Host memory where the CUDA backend needs device memory is refused, with a message, and nothing happens.
   subroutine host_pointer_refused(hd, failures)
     type(c_ptr), intent(in) :: hd
@@ -234,6 +301,7 @@ program test_smallla_cuda
   call run_double(hd, hh, failures)
   call run_complex(hd, hh, failures)
   call run_double_complex(hd, hh, failures)
+  call stream_semantics(hd, hh, failures)
   call host_pointer_refused(hd, failures)
   status = smallla_destroy(hd)
   status = smallla_destroy(hh)
