@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 CASES = [("a-dominant", "(a) diagonally dominant, cold"), ("b-random", "(b) random, cold"),
          ("c-seq-dom", "(c) sequence, A0 dominant"), ("c-seq-rand", "(c) sequence, A0 random")]
 METHODS = [("iter", "iterative (cold)", "C0", "o-"), ("iter_warm", "iterative, warm start", "C3", "s-"),
+           ("iter_warm_tol", "iterative, warm, tol 1e-12", "C1", "d-"),
            ("iter_cold", "iterative, cold", "C0", "o--"), ("smallla_getrf", "smallla getrf (direct)", "C2", "^-"),
            ("cublas_getrf", "cuBLAS getrfBatched", "C7", "v-")]
 

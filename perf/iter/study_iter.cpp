@@ -3,16 +3,18 @@
 //   (a) diagonally dominant matrices  A = R + n*I (R uniform in [-1,1)), cold start from A;
 //   (b) random matrices               A = R, cold start;
 //   (c) a sequence A_k = A_{k-1} + delta_k, |delta_k| ~ 1e-6 (like the time steps of a PDE), each factored
-//       with a warm start from A_{k-1}'s factors and pivots, for A_0 dominant (c) and A_0 random (c-random).
+//       with a warm start from A_{k-1}'s factors and pivots (tolerance 0, and tolerance 1e-12), for A_0
+//       dominant (c-seq-dom) and A_0 random (c-seq-rand).
 // For each case and n it prints and writes (CSV) the time per batch and per matrix of each method, the sweeps
 // (mean, max), the matrices that fell back to the direct getrf, and the largest LAPACK ratio
 // ||PA - LU||_1 / (n ||A||_1 eps) over a sample of the batch (computed on the host in double).
 //
-// usage: smallla-study-iter [out.csv] [--quick]
+// usage: smallla-study-iter [out.csv] [--quick]   (--quick: a tiny run of every path, for the sanitizers)
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -84,6 +86,7 @@ struct bench {
     cudaStream_t stream = nullptr;
     FILE *csv = nullptr;
     int reps = 5;
+    int steps = 8;  // length of the warm-started sequences
 };
 
 double median(std::vector<double> v) {
@@ -150,7 +153,10 @@ struct device_batch {
 };
 
 // Sweeps, fallbacks, failures (info != 0) and the largest ratio over a sample, from the iterative call's output.
-void summarize_iter(device_batch &D, const std::vector<double> &hA, int max_sweeps, result &r) {
+void summarize_iter(device_batch &D, const std::vector<double> &hA, int max_sweeps, result &r,
+                    const double *dLU = nullptr, const int *dipiv = nullptr) {
+    if (!dLU) dLU = D.LU;
+    if (!dipiv) dipiv = D.ipiv;
     const int n = D.n, batch = D.batch;
     std::vector<int> sw(batch), info(batch);
     CUDA_OK(cudaMemcpy(sw.data(), D.sweeps, batch * sizeof(int), cudaMemcpyDeviceToHost));
@@ -173,8 +179,8 @@ void summarize_iter(device_batch &D, const std::vector<double> &hA, int max_swee
     const int sample = std::min(batch, 16);
     std::vector<double> lu((size_t)n * n * sample);
     std::vector<int> piv((size_t)n * sample);
-    CUDA_OK(cudaMemcpy(lu.data(), D.LU, lu.size() * sizeof(double), cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(piv.data(), D.ipiv, piv.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(lu.data(), dLU, lu.size() * sizeof(double), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(piv.data(), dipiv, piv.size() * sizeof(int), cudaMemcpyDeviceToHost));
     r.ratio = 0;
     for (int b = 0; b < sample; ++b)
         r.ratio = std::max(r.ratio, lu_ratio(n, &hA[(size_t)b * n * n], &lu[(size_t)b * n * n], &piv[(size_t)b * n]));
@@ -238,7 +244,7 @@ void cold_case(bench &B, const char *kase, int n, int batch, double dominance, s
 // The sequence: K steps, each A_k = A_{k-1} + 1e-6 * R_k, factored warm from A_{k-1}'s factors (timed per
 // step, mean over the steps); the cold iterative and the direct methods on the same A_k for comparison.
 void sequence_case(bench &B, const char *kase, int n, int batch, double dominance, std::mt19937_64 &rng) {
-    const int K = 8;
+    const int K = B.steps;
     device_batch D(n, batch);
     std::vector<double> hA;
     fill(hA, n, batch, dominance, rng);
@@ -247,12 +253,16 @@ void sequence_case(bench &B, const char *kase, int n, int batch, double dominanc
     smallla_iter_options_t cold = smallla_iter_options_default();
     smallla_iter_options_t warm = cold;
     warm.initial_guess = SMALLLA_ITER_GUESS_LU_IN;
+    // The same warm start with a relative tolerance near what the data's own noise allows.
+    smallla_iter_options_t warm_tol = warm;
+    warm_tol.tolerance = 1e-12;
     // A_0's factors (cold), the start of the chain.
     smallla_dgetrf_iter(B.h, n, D.A, n, s, D.LU, n, s, D.ipiv, n, &cold, D.sweeps, D.info, batch);
     CUDA_OK(cudaStreamSynchronize(B.stream));
     std::uniform_real_distribution<double> U(-1, 1);
     timer t;
-    result w, c, ours, cub;
+    result w, c, ours, cub, wt;
+    wt.ms = 0;
     double wsum = 0, csum = 0, osum = 0, bsum = 0, sw_sum = 0, csw_sum = 0;
     int sw_max = 0, csw_max = 0, fb = 0, fails = 0, cfb = 0;
     double ratio = 0, cratio = 0;
@@ -260,7 +270,9 @@ void sequence_case(bench &B, const char *kase, int n, int batch, double dominanc
     for (int k = 1; k <= K; ++k) {
         for (auto &x : hA) x += 1e-6 * U(rng);
         CUDA_OK(cudaMemcpy(D.A, hA.data(), D.elems * sizeof(double), cudaMemcpyHostToDevice));
-        // keep A_{k-1}'s factors for the cold run's buffer swap below
+        // A_{k-1}'s factors and pivots, also the start of the warm run with a tolerance
+        CUDA_OK(cudaMemcpy(D.W, D.LU, D.elems * sizeof(double), cudaMemcpyDeviceToDevice));
+        CUDA_OK(cudaMemcpy(D.ipiv_w, D.ipiv, (size_t)n * batch * sizeof(int), cudaMemcpyDeviceToDevice));
         cudaEventRecord(t.a, B.stream);
         const bool ok = smallla_dgetrf_iter(B.h, n, D.A, n, s, D.LU, n, s, D.ipiv, n, &warm, D.sweeps, D.info,
                                             batch) == SMALLLA_SUCCESS;
@@ -277,6 +289,22 @@ void sequence_case(bench &B, const char *kase, int n, int batch, double dominanc
         fb += r.fallbacks;
         fails += r.failures;
         ratio = std::max(ratio, r.ratio);
+        // Warm with tolerance 1e-12, from the same factors (in W).
+        cudaEventRecord(t.a, B.stream);
+        smallla_dgetrf_iter(B.h, n, D.A, n, s, D.W, n, s, D.ipiv_w, n, &warm_tol, D.sweeps, D.info, batch);
+        cudaEventRecord(t.b, B.stream);
+        CUDA_OK(cudaEventSynchronize(t.b));
+        cudaEventElapsedTime(&x, t.a, t.b);
+        {
+            result rt;
+            summarize_iter(D, hA, n, rt, D.W, D.ipiv_w);
+            wt.ms += x / K;
+            wt.sweeps_mean = (std::isnan(wt.sweeps_mean) ? 0 : wt.sweeps_mean) + rt.sweeps_mean / K;
+            wt.sweeps_max = std::max(wt.sweeps_max, rt.sweeps_max);
+            wt.fallbacks = std::max(wt.fallbacks, 0) + rt.fallbacks;
+            wt.failures = std::max(wt.failures, 0) + rt.failures;
+            wt.ratio = std::isnan(wt.ratio) ? rt.ratio : std::max(wt.ratio, rt.ratio);
+        }
         // The cold iterative on the same A_k, into W (then W -> LU would lose the chain: keep LU).
         cudaEventRecord(t.a, B.stream);
         smallla_dgetrf_iter(B.h, n, D.A, n, s, D.W, n, s, D.ipiv_w, n, &cold, D.sweeps, D.info, batch);
@@ -322,6 +350,7 @@ void sequence_case(bench &B, const char *kase, int n, int batch, double dominanc
     ours.ms = osum / K;
     cub.ms = bsum / K;
     emit(B, kase, n, batch, "iter_warm", w);
+    emit(B, kase, n, batch, "iter_warm_tol", wt);
     emit(B, kase, n, batch, "iter_cold", c);
     emit(B, kase, n, batch, "smallla_getrf", ours);
     emit(B, kase, n, batch, "cublas_getrf", cub);
@@ -354,10 +383,15 @@ int main(int argc, char **argv) {
     cudaDeviceProp prop;
     cudaGetDeviceProperties(&prop, 0);
     std::printf("smallla-study-iter on %s, double precision, tolerance 0, default max_sweeps (n)\n", prop.name);
-    std::vector<int> orders = quick ? std::vector<int>{4, 16, 32} : std::vector<int>{2, 4, 8, 12, 16, 24, 32, 48, 64, 96};
+    // --quick: a tiny run of every code path (for the sanitizers), not a measurement.
+    std::vector<int> orders = quick ? std::vector<int>{4, 16, 40} : std::vector<int>{2, 4, 8, 12, 16, 24, 32, 48, 64, 96};
+    if (quick) {
+        B.reps = 1;
+        B.steps = 2;
+    }
     std::mt19937_64 rng(12345);
     // The batch: about 2^22 matrix elements per call (a GPU-filling amount), at least 256 matrices.
-    auto batch_for = [&](int n) { return std::max(256, (quick ? (1 << 18) : (1 << 22)) / (n * n)); };
+    auto batch_for = [&](int n) { return quick ? 64 : std::max(256, (1 << 22) / (n * n)); };
     for (int n : orders) cold_case(B, "a-dominant", n, batch_for(n), 1.0, rng);
     for (int n : orders) cold_case(B, "b-random", n, batch_for(n), 0.0, rng);
     for (int n : orders) sequence_case(B, "c-seq-dom", n, batch_for(n), 1.0, rng);
