@@ -97,6 +97,14 @@ __device__ __forceinline__ int select_pivot(unsigned mask, double v, bool candid
     return (int)group_min(mask, (hi == top_hi && lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
 
+// 1 / x, kept out of line: the register kernels unroll every step, and an inlined (complex) division per step
+// made their code outgrow the instruction cache (ncu on the H100: about half of all stall cycles were
+// instruction fetch for double complex n = 32). One shared copy costs a call per step; complex types only.
+// Real types keep the division inline (run 2: the call cost s/d n = 32 getrf 5-7%).
+template <class R> __device__ __noinline__ complex<R> reciprocal(complex<R> x) { return complex<R>(R(1)) / x; }
+__device__ __forceinline__ float reciprocal(float x) { return 1.0f / x; }
+__device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
+
 // Division by a pivot without a division in the inner loops: x / p is computed as (x * s) * (1 / (p * s))
 // with s a power of two that brings |p| near 1 when |p| < sfmin (getf2 divides in that case because 1/p would
 // overflow), and s = 1 otherwise, where this is exactly getf2's "times the reciprocal". One division per
@@ -114,7 +122,7 @@ template <class T> struct pivot_scaler {
             frexp(max_abs_part(p), &e);
             s = ldexp(R(1), -e);
         }
-        recip = T(R(1)) / (s * p);
+        recip = reciprocal(s * p);
     }
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }
     // The multiplier of a row below the pivot as getf2 forms it; left alone when the pivot is exactly zero
