@@ -47,7 +47,7 @@ run)
   {
     echo "# Fortran caller of smallla on the CUDA backend (bindings/fortran/test/test_smallla_cuda.F90)"
     echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "# commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "# commit: ${SMALLLA_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
     echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo unknown)"
   } >"$result"
   set +e
