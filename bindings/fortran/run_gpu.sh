@@ -9,7 +9,7 @@
 #   bindings/fortran/run_gpu.sh run BUILD_DIR [RESULT_FILE]
 #       there: runs the test with device buffers passed as type(c_ptr) and writes its output, with the device
 #       and the commit, to RESULT_FILE (default: $OUT/fortran_cuda.txt when OUT is set, else
-#       perf/results/fortran_cuda.txt). Exit status: the test's (0 passed, 1 failed, 77 no device).
+#       perf/results/fortran_cuda.txt; SMALLLA_COMMIT names the commit where the copy has no .git). Exit status: the test's (0 passed, 1 failed, 77 no device).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 mode=${1:-}
