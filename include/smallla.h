@@ -365,10 +365,12 @@ SMALLLA_API smallla_status_t smallla_zgetrsStridedBatched(smallla_handle_t handl
  * interchanges and on which the sweeps contract (e.g. diagonally dominant ones) the frontier confirms many
  * columns at once and far fewer sweeps are needed; on general matrices the frontier sets the pace (n sweeps).
  *
- * Convergence: the iteration has converged when every pivot is fixed; a column counts as unchanged by a
- * sweep when no entry moved by more than tolerance * max |iterate| (|x| = |Re| + |Im|), so tolerance 0
- * gives the exact fixed point (a LAPACK-quality LU: the test ratio ||PA - LU||_1 / (n ||A||_1 eps) of getrf),
- * and tolerance > 0 factors accurate to about the tolerance. A NaN or Inf in A, or one that reaches a final
+ * Convergence: the iteration has converged when every pivot is fixed. With tolerance 0 that is the exact
+ * fixed point (a LAPACK-quality LU: the test ratio ||PA - LU||_1 / (n ||A||_1 eps) of getrf). A positive
+ * tolerance adds a stopping test: after a sweep in which no entry moved by more than
+ * tolerance * max |iterate| (|x| = |Re| + |Im|), the remaining pivots are fixed from the values at hand unless
+ * one needs an interchange; the factors are then accurate to about the tolerance where the sweeps contract,
+ * and no better than the test itself elsewhere (on general matrices prefer tolerance 0). A NaN or Inf in A, or one that reaches a final
  * entry, ends the iteration with ::SMALLLA_ITER_NONFINITE (a NaN that a sweep produces beyond the frontier,
  * in values not yet final, is recomputed from final values later and does no harm); NaN is never reported as
  * converged.

@@ -25,7 +25,8 @@ using namespace iter_crout;
 // Per-team bookkeeping (shared memory).
 template <class R> struct team_state {
     int f;          // frontier: pivots of columns 0..f-1 fixed
-    int q;          // smallest min(i,j) of an entry changed by the last sweep (n: none)
+    int q;          // smallest min(i,j) of an entry changed (exactly) by the last sweep (n: none)
+    int small;      // every change of the last sweep within tolerance * max|iterate|
     int bad;        // smallest min(i,j) of a non-finite value produced by the last sweep
     int sweeps;
     int running;    // still sweeping
@@ -140,12 +141,14 @@ __global__ void __launch_bounds__(1024) getrf_iter_kernel(const iter_launch<T> L
         if (active && tid == 0) {
             s.q = n;
             s.bad = n;
+            s.small = 1;
         }
         __syncthreads();
         if (active) {
             const R maxold = value_of<R>(s.maxold_bits);
             const R thr = maxold <= std::numeric_limits<R>::max() ? tol * maxold : R(-1);
             int q = n, bad = n;
+            bool small = true;
             for (long long e = tid; e < nn; e += team) {
                 const int i = (int)(e % n), j = (int)(e / n);
                 if (frozen(i, j, f)) {
@@ -156,11 +159,13 @@ __global__ void __launch_bounds__(1024) getrf_iter_kernel(const iter_launch<T> L
                 const T r = residual(aw, m, n, i, j, d);
                 const T v = i > j ? l_entry(r, m[j + (long long)j * n]) : r;
                 mn[e] = v;
-                if (!(abs1(v - m[e]) <= thr)) q = d < q ? d : q;
+                if (!(v == m[e])) q = d < q ? d : q;  // exact: only a change-free sweep proves a column
+                if (!(abs1(v - m[e]) <= thr)) small = false;
                 if (!is_finite(v)) bad = d < bad ? d : bad;
             }
             if (q < n) atomicMin(&s.q, q);
             if (bad < n) atomicMin(&s.bad, bad);
+            if (!small) s.small = 0;  // benign race: every writer writes 0
         }
         __syncthreads();
         if (active) {
@@ -240,7 +245,7 @@ __global__ void __launch_bounds__(1024) getrf_iter_kernel(const iter_launch<T> L
                     s.running = 0;
                     s.go_on = 0;
                 } else {
-                    s.go_on = !s.swapped && s.f < n && s.f <= s.q;
+                    s.go_on = !s.swapped && s.f < n && (s.f <= s.q || s.small);
                     if (s.f == n) s.running = 0;  // converged
                 }
             }

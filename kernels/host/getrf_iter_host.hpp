@@ -26,8 +26,12 @@
 // one column per sweep, so the iteration ends after at most n sweeps, whatever the matrix: the default
 // max_sweeps is n. It has converged when the frontier reaches n; with tolerance 0 the factors are then the
 // exact fixed point of Crout's equations in floating point (a stable LU with LAPACK's pivots when pivoting is
-// partial); with tolerance > 0 a column counts as unchanged when no entry moved by more than
-// tolerance * max|iterate| (|x| = |Re| + |Im|), so its pivot and frozen values are accurate to about that.
+// partial). A positive tolerance only adds a stopping test: after a sweep in which no entry moved by more
+// than tolerance * max|iterate| (|x| = |Re| + |Im|), the pivot step goes on through the remaining columns
+// with the values at hand, as long as none needs an interchange. Readiness itself is always proved by an
+// exactly change-free sweep: a column that merely changed little may still be far from its fixed point on
+// matrices where the sweeps do not contract (freezing such values gave garbage factors in an earlier
+// version, on random matrices with tolerance 1e-12).
 //
 // Non-finite values. A NaN or Inf in A ends the iteration at once (NaN is never reported as converged). One
 // produced beyond the frontier by a transient of the sweeps is harmless (it is recomputed from final values
@@ -103,6 +107,7 @@ iter_outcome getrf_iter_one(int n, const T *A, long lda, T *LU, long ldlu, int *
             // An Inf in the iterate (a transient beyond the frontier) makes every entry count as changed.
             const R thr = maxold <= std::numeric_limits<R>::max() ? tol * maxold : R(-1);
             int q = n, bad = n;
+            bool small = true;  // every change within thr (the stopping test of a positive tolerance)
             for (int j = 0; j < n; ++j)
                 for (int i = 0; i < n; ++i) {
                     const long e = i + j * nn;
@@ -114,7 +119,8 @@ iter_outcome getrf_iter_one(int n, const T *A, long lda, T *LU, long ldlu, int *
                     const T r = residual(s.aw, s.m, n, i, j, d);
                     const T v = i > j ? l_entry(r, s.m[j + j * nn]) : r;
                     s.mn[e] = v;
-                    if (!(abs1(v - s.m[e]) <= thr)) q = std::min(q, d);
+                    if (!(v == s.m[e])) q = std::min(q, d);  // exact: only a change-free sweep proves a column
+                    if (!(abs1(v - s.m[e]) <= thr)) small = false;
                     if (!is_finite(v)) bad = std::min(bad, d);
                 }
             std::swap(s.m, s.mn);
@@ -162,7 +168,7 @@ iter_outcome getrf_iter_one(int n, const T *A, long lda, T *LU, long ldlu, int *
                     nonfinite = true;
                     break;
                 }
-            } while (!interchanged && f < n && f <= q);
+            } while (!interchanged && f < n && (f <= q || small));
             if (nonfinite) break;
 
             maxold = 0;
