@@ -15,7 +15,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 mode=${1:-}
 build=${2:-}
 if [ -z "$mode" ] || [ -z "$build" ]; then
-  sed -n '2,13p' "$0" >&2
+  sed -n '2,12p' "$0" >&2
   exit 2
 fi
 build=$(cd "$build" && pwd)
