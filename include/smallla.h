@@ -131,6 +131,8 @@ SMALLLA_API const char *smallla_status_string(smallla_status_t status);
  * @param[in] handle the handle, or NULL for the last failure of smallla_create() in this thread or of a call
  *                   made with an invalid handle.
  * @return a string owned by the handle (empty if the last call succeeded), valid until the next call on it.
+ * smallla_set_stream(), smallla_get_stream() and smallla_get_backend() do not change the message (a failed
+ * smallla_get_stream() sets it).
  */
 SMALLLA_API const char *smallla_last_error(smallla_handle_t handle);
 

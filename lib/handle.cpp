@@ -81,13 +81,13 @@ SMALLLA_API smallla_status_t smallla_destroy(smallla_handle_t handle) {
 SMALLLA_API smallla_status_t smallla_set_stream(smallla_handle_t handle, void *cuda_stream) {
     if (!handle_is_live(handle)) return invalid_handle("smallla_set_stream");
     handle->stream = cuda_stream;
-    begin_call(*handle);
     return SMALLLA_SUCCESS;
 }
 
 SMALLLA_API smallla_status_t smallla_get_stream(smallla_handle_t handle, void **cuda_stream) {
     if (!handle_is_live(handle)) return invalid_handle("smallla_get_stream");
-    begin_call(*handle);
+    // A query leaves the last message alone, so that a caller (or a test) may look up the stream between a
+    // failed call and reading its message.
     if (cuda_stream == nullptr)
         return fail(handle, SMALLLA_INVALID_VALUE, "smallla_get_stream: argument 2 (cuda_stream = NULL) must not be NULL");
     *cuda_stream = handle->stream;
