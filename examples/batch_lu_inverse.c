@@ -111,7 +111,10 @@ static void *space_alloc(memory_space s, size_t bytes) {
     }
 #endif
     (void)s;
-    return malloc(bytes);
+    /* Touched now, so that the page faults of first use are not timed as the library's work. */
+    void *p = malloc(bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
 }
 static void space_free(memory_space s, void *p) {
 #ifdef SMALLLA_EXAMPLE_WITH_CUDA

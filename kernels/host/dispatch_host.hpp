@@ -23,7 +23,7 @@ using host_kernels::fixed_n;
 //  - n <= fixed_size_max_n: one matrix at a time from a local copy, loops of compile-time length that the
 //    compiler unrolls and vectorizes down the columns;
 //  - larger n: any_n code in place.
-constexpr int lanes_max_n = 8;
+constexpr int lanes_max_n = 16;
 constexpr int fixed_size_max_n = 32;
 
 // Calls f(fixed_n<n>{}) for 1 <= n <= fixed_size_max_n, else f(any_n{n}): the instantiation table of the
@@ -72,7 +72,8 @@ template <class T> inline void copy_matrix(int n, T *dst, long ldd, const T *src
 // Lanes per group: enough independent work to hide the latency chains of a small LU, while the interleaved
 // copy of the group stays in L1.
 template <class T, int N> constexpr int lanes_for() {
-    constexpr int vector_bytes = N <= 4 ? 64 : 16;
+    // One SSE register per lane vector: wider vectors (measured: 32 and 64 bytes) were slower at every order.
+    constexpr int vector_bytes = 16;
     return vector_bytes / (int)sizeof(real_t<T>);
 }
 
