@@ -49,7 +49,7 @@ step "build ($jobs jobs)"
 start=$SECONDS
 cmake --build "$build" -j "$jobs"
 echo "build time: $((SECONDS - start)) s"
-grep -q "^SMALLLA_HAVE_CUDA:.*=ON" "$build/CMakeCache.txt" 2>/dev/null &&
+grep -q "^SMALLLA_CUDA_BUILT:INTERNAL=ON" "$build/CMakeCache.txt" 2>/dev/null &&
   echo "CUDA backend: built" || echo "CUDA backend: not built (no CUDA compiler found)"
 
 # --- the main example ----------------------------------------------------------------------------------------
