@@ -9,8 +9,7 @@ struct smallla_context {
     smallla_backend_t backend = SMALLLA_BACKEND_HOST;
     void *stream = nullptr;    // cudaStream_t; nullptr = default stream
     int device = 0;            // CUDA device current at creation
-    void *workspace = nullptr; // CUDA backend's device workspace (owned), grown on demand
-    size_t workspace_bytes = 0;
+    void *blas = nullptr;      // CUDA backend: the cuBLAS handle of the blocked path (owned), made on first use
     std::string last_error;
 };
 

@@ -1,5 +1,6 @@
 // The CUDA backend's handle life cycle, pointer checks and launch checks (host code only; the kernels and
 // the dispatch are in kernels/cuda and dispatch_*.cu).
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <cstdlib>
@@ -35,9 +36,60 @@ smallla_status_t create(context &ctx) {
 }
 
 void destroy(context &ctx) {
-    if (ctx.workspace != nullptr) cudaFree(ctx.workspace);
-    ctx.workspace = nullptr;
-    ctx.workspace_bytes = 0;
+    if (ctx.blas != nullptr) cublasDestroy(static_cast<cublasHandle_t>(ctx.blas));
+    ctx.blas = nullptr;
+}
+
+smallla_status_t blas_on_stream(context &ctx, const char *routine, cublasHandle_t &h) {
+    if (ctx.blas == nullptr) {
+        cublasHandle_t made = nullptr;
+        const cublasStatus_t s = cublasCreate(&made);
+        if (s != CUBLAS_STATUS_SUCCESS) {
+            cudaGetLastError();
+            return fail(&ctx, s == CUBLAS_STATUS_ALLOC_FAILED ? SMALLLA_ALLOC_FAILED : SMALLLA_EXECUTION_FAILED,
+                        std::string("smallla ") + routine + " (CUDA backend): cublasCreate failed: " +
+                            cublasGetStatusString(s));
+        }
+        ctx.blas = made;
+    }
+    h = static_cast<cublasHandle_t>(ctx.blas);
+    const cublasStatus_t s = cublasSetStream(h, static_cast<cudaStream_t>(ctx.stream));
+    if (s != CUBLAS_STATUS_SUCCESS)
+        return fail(&ctx, SMALLLA_EXECUTION_FAILED,
+                    std::string("smallla ") + routine + " (CUDA backend): cublasSetStream failed: " +
+                        cublasGetStatusString(s));
+    return SMALLLA_SUCCESS;
+}
+
+smallla_status_t check_blas(context &ctx, const char *routine, cublasStatus_t s) {
+    if (s == CUBLAS_STATUS_SUCCESS) return SMALLLA_SUCCESS;
+    cudaGetLastError();
+    return fail(&ctx, SMALLLA_EXECUTION_FAILED,
+                std::string("smallla ") + routine + " (CUDA backend): cuBLAS failed: " + cublasGetStatusString(s));
+}
+
+smallla_status_t scratch::allocate(context &ctx, const char *routine, size_t bytes) {
+    stream = static_cast<cudaStream_t>(ctx.stream);
+    const cudaError_t e = cudaMallocAsync(&ptr, bytes, stream);
+    if (e == cudaSuccess) return SMALLLA_SUCCESS;
+    ptr = nullptr;
+    cudaGetLastError();
+    return fail(&ctx, SMALLLA_ALLOC_FAILED,
+                std::string("smallla ") + routine + " (CUDA backend): no device memory for " + std::to_string(bytes) +
+                    " bytes of workspace: " + cudaGetErrorString(e));
+}
+
+scratch::~scratch() {
+    if (ptr != nullptr) cudaFreeAsync(ptr, stream);
+}
+
+int blocked_min_n() {
+    static const int n = [] {
+        const char *v = std::getenv("SMALLLA_CUDA_BLOCKED_MIN_N");
+        const int parsed = v != nullptr ? std::atoi(v) : 0;
+        return parsed > 0 ? parsed : blocked_min_n_default;
+    }();
+    return n;
 }
 
 smallla_status_t check_device_pointer(context &ctx, const char *fname, int argno, const char *argname,

@@ -1,5 +1,9 @@
-// Helpers of the CUDA backend's C-layer side (backend.cpp): launch checks and device limits.
+// Helpers of the CUDA backend's C-layer side (backend.cpp): launch checks, device limits, the cuBLAS handle
+// and stream-ordered scratch memory of the blocked path.
 #pragma once
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
 
 #include <cstddef>
 
@@ -20,6 +24,30 @@ smallla_status_t too_large(context &ctx, const char *routine, int n);
 
 // The most dynamic shared memory one block of the handle's device may use (opt-in limit).
 size_t max_dynamic_shared_bytes(const context &ctx);
+
+// The handle's cuBLAS handle (made on first use, destroyed with the handle), set to the handle's stream.
+smallla_status_t blas_on_stream(context &ctx, const char *routine, cublasHandle_t &h);
+
+// SMALLLA_EXECUTION_FAILED with a message unless s is CUBLAS_STATUS_SUCCESS.
+smallla_status_t check_blas(context &ctx, const char *routine, cublasStatus_t s);
+
+// Device memory for one call, ordered on the handle's stream: allocated before the call's kernels are
+// queued and freed after them (cudaMallocAsync / cudaFreeAsync), so nothing is shared between calls and
+// nothing synchronizes.
+struct scratch {
+    void *ptr = nullptr;
+    cudaStream_t stream = nullptr;
+    scratch() = default;
+    scratch(const scratch &) = delete;
+    scratch &operator=(const scratch &) = delete;
+    smallla_status_t allocate(context &ctx, const char *routine, size_t bytes);
+    ~scratch();
+};
+
+// From this order up (and up to cuda_kernels::blocked_max_n for the factorization) the blocked path serves
+// n > 32. SMALLLA_CUDA_BLOCKED_MIN_N in the environment overrides it (read once; for the benchmarks).
+constexpr int blocked_min_n_default = 33;
+int blocked_min_n();
 
 }  // namespace cuda
 }  // namespace smallla

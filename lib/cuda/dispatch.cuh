@@ -1,7 +1,9 @@
 // The CUDA backend's dispatch: the ONE place that knows the CUDA crossovers.
 //   n <= 32 (cuda_kernels::register_max_n): register-resident kernels, one template instance per order
 //   (getri of double complex: n <= 24);
-//   n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
+//   n > 32 from blocked_min_n() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
+//   cuBLAS's batched GEMM (getrf, matinv: up to blocked_max_n = 512) and TRSM (getri: any n);
+//   other n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
 //   otherwise (lu_general.cuh).
 // dispatch_{s,d,c,z}.cu instantiate it once per precision. Work goes on the handle's stream; nothing here
 // synchronizes the device.
@@ -14,6 +16,7 @@
 
 #include "backend.hpp"
 #include "context.hpp"
+#include "blocked.cuh"
 #include "cuda/lu_general.cuh"
 #include "cuda/lu_registers.hpp"
 #include "cuda_backend.hpp"
@@ -50,6 +53,8 @@ template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) 
     clear_stale_error();
     if (a.n <= register_max_n) {
         with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
+    } else if (a.n >= blocked_min_n() && a.n <= blocked_max_n) {
+        return getrf_blocked<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
     } else {
         bool in_shared;
         size_t bytes;
@@ -72,6 +77,8 @@ template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) 
     clear_stale_error();
     if (getri_registers_serve<T>(a.n)) {
         with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
+    } else if (a.n > register_max_n && a.n >= blocked_min_n()) {
+        return getri_blocked<T>(ctx, "getri", a.n, a.A, a.ipiv, a.C, a.info, a.batch);
     } else {
         bool in_shared;
         size_t bytes;
@@ -86,6 +93,8 @@ template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a
     clear_stale_error();
     if (a.n <= register_max_n) {
         with_register_order(a.n, [&](auto N) { launch_matinv_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
+    } else if (a.n >= blocked_min_n() && a.n <= blocked_max_n) {
+        return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
     } else {
         bool in_shared;
         size_t bytes;

@@ -1,0 +1,369 @@
+// The blocked LU family for moderate and large orders (the CUDA path for n > 32 from blocked_min_n up):
+// LAPACK's right-looking xGETRF with panels of panel_width<T>() columns,
+//   1. getrf_panel: the panel A(j0:n, j0:j0+nb) factored by one thread block per matrix, one row per thread
+//      held in registers (two rows per thread beyond 256 rows), the pivot found by a block-wide reduction and
+//      rows never moved: each thread tracks its row's position in LAPACK's swapped order (the lazy swap of
+//      the register kernels) and writes it once, to its final place;
+//   2. getrf_panel_apply: the panel's interchanges applied to the columns left and right of it (xLASWP) and
+//      U12 = inv(L11) A12 (xTRSM), one warp per column, L11 in shared memory;
+//   3. the trailing update A22 -= L21 U12 by cuBLAS's batched GEMM (the one part with O(n^3) work).
+// Pivots are LAPACK's: the panel sees exactly the columns getf2 would (up to the rounding of the GEMM
+// updates), the first maximum of |Re| + |Im| wins, a NaN at the diagonal position wins and elsewhere never.
+// getri (and matinv's second half) forms inv(A) = inv(U) inv(L) P^T: two blocked triangular solves on an
+// identity (diagonal blocks by trsm_diagonal_block, the rest by GEMMs), then xGETRI's column interchanges.
+#pragma once
+
+#include <cublas_v2.h>
+
+#include "device_common.cuh"
+
+namespace smallla {
+namespace cuda_kernels {
+
+// Panel width: 32 columns (a warp's worth, so that the TRSM of a column is one warp's shuffles); 16 for
+// double complex, whose 32 columns would take 128 registers per row.
+template <class T> constexpr int panel_width() { return sizeof(T) == 16 ? 16 : 32; }
+constexpr int panel_threads_max = 256;
+constexpr int panel_rows_per_thread_max = 2;
+// The largest order the blocked factorization serves: the first panel's rows must fit in one block's
+// registers (256 threads x 2 rows). Beyond it the one-block-per-matrix kernel (lu_general.cuh) runs.
+constexpr int blocked_max_n = panel_threads_max * panel_rows_per_thread_max;
+constexpr int apply_threads = 256;
+
+// The order-preserving key of the pivot measure v = |Re| + |Im| >= 0 (IEEE nonnegative numbers order like
+// their bits; +1 so that every candidate beats a non-candidate's 0). NaN: the largest key at position k (it
+// wins, as in IxAMAX, which starts there), 0 elsewhere (it never wins).
+__device__ __forceinline__ unsigned long long pivot_key(float v, bool candidate, bool at_k) {
+    if (!candidate) return 0ull;
+    if (v != v) return at_k ? ~0ull : 0ull;
+    return (unsigned long long)__float_as_uint(v) + 1ull;
+}
+__device__ __forceinline__ unsigned long long pivot_key(double v, bool candidate, bool at_k) {
+    if (!candidate) return 0ull;
+    if (v != v) return at_k ? ~0ull : 0ull;
+    return (unsigned long long)__double_as_longlong(v) + 1ull;
+}
+// (key, pos) pairs: the larger key wins, then the smaller position (LAPACK's first maximum).
+__device__ __forceinline__ bool pivot_better(unsigned long long k1, int p1, unsigned long long k0, int p0) {
+    return k1 > k0 || (k1 == k0 && p1 < p0);
+}
+
+// ---- 1. the panel ----------------------------------------------------------------------------------------------
+// Block: blockDim.x threads (a multiple of 32, at most 256); thread t owns rows t + r * blockDim.x (r < R) of
+// the panel, rows counted from j0. ipiv[j0 + k] and info are written as LAPACK's xGETRF would.
+template <class T, int NB, int R>
+__global__ void __launch_bounds__(panel_threads_max)
+getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
+    // Two slots, alternating by step, so that one step's writes never meet the previous step's reads and
+    // a step needs only two barriers.
+    __shared__ T prow_slots[2][NB];
+    __shared__ unsigned long long red_key_slots[2][panel_threads_max / 32];
+    __shared__ int red_pos_slots[2][panel_threads_max / 32];
+    const long long b = blockIdx.x;
+    const int m = n - j0, nb = min(NB, m), tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int warps = blockDim.x >> 5;
+    const long long ld = A.ld;
+    T *const a0 = A[b] + j0 + (long long)j0 * ld;  // the panel's top-left corner
+    int *const piv = P.base ? P[b] + j0 : nullptr;
+    using R_t = real_t<T>;
+
+    T a[R][NB];
+    int pos[R];
+    bool valid[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        const int row = tid + r * blockDim.x;
+        valid[r] = row < m;
+        pos[r] = row;
+#pragma unroll
+        for (int j = 0; j < NB; ++j) a[r][j] = (valid[r] && j < nb) ? a0[row + j * ld] : T(R_t(0));
+    }
+
+    int local_info = 0;
+#pragma unroll
+    for (int k = 0; k < NB; ++k) {
+        if (k >= nb) break;
+        T *const prow = prow_slots[k & 1];
+        unsigned long long *const red_key = red_key_slots[k & 1];
+        int *const red_pos = red_pos_slots[k & 1];
+        int ppos = k;
+        if (piv) {
+            // Block-wide LAPACK IxAMAX over the rows at positions >= k.
+            unsigned long long key = 0ull;
+            int where = INT_MAX;
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                const unsigned long long kr = pivot_key(abs1(a[r][k]), valid[r] && pos[r] >= k, pos[r] == k);
+                if (pivot_better(kr, pos[r], key, where)) { key = kr; where = pos[r]; }
+            }
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1) {
+                const unsigned long long ok = __shfl_xor_sync(0xffffffffu, key, off);
+                const int ow = __shfl_xor_sync(0xffffffffu, where, off);
+                if (pivot_better(ok, ow, key, where)) { key = ok; where = ow; }
+            }
+            if (lane == 0) { red_key[warp] = key; red_pos[warp] = where; }
+            __syncthreads();
+            key = red_key[0];
+            where = red_pos[0];
+            for (int w = 1; w < warps; ++w)
+                if (pivot_better(red_key[w], red_pos[w], key, where)) { key = red_key[w]; where = red_pos[w]; }
+            ppos = where;
+        }
+        // The pivot row (position ppos) is broadcast; the row at position k takes the pivot's position.
+        bool mine[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            mine[r] = valid[r] && pos[r] == ppos;
+            if (mine[r]) {
+#pragma unroll
+                for (int j = 0; j < NB; ++j)
+                    if (j >= k) prow[j] = a[r][j];
+            }
+        }
+        __syncthreads();
+        const pivot_scaler<T> s(prow[k]);
+        if (s.zero && local_info == 0) local_info = k + 1;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            if (mine[r]) pos[r] = k;
+            else if (pos[r] == k) pos[r] = ppos;  // the row the pivot displaced: now below it
+            if (valid[r] && pos[r] > k) {  // below the pivot in LAPACK's order: multiplier, rank-1 update
+                const T l = s.multiplier(a[r][k]);
+                a[r][k] = l;
+#pragma unroll
+                for (int j = k + 1; j < NB; ++j) a[r][j] -= l * prow[j];
+            }
+        }
+        if (tid == 0 && piv) piv[k] = j0 + ppos + 1;
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+        if (valid[r])
+#pragma unroll
+            for (int j = 0; j < NB; ++j)
+                if (j < nb) a0[pos[r] + j * ld] = a[r][j];
+    if (tid == 0) {
+        if (j0 == 0) info[b] = local_info;
+        else if (local_info != 0 && info[b] == 0) info[b] = j0 + local_info;
+    }
+}
+
+// ---- 2. interchanges and U12 -------------------------------------------------------------------------------
+// One block per matrix, one warp per column of A outside the panel. The panel's nb interchanges move at most
+// 2 nb rows: rows j0..j0+nb-1 and the pivot rows below them; their sources are found once per block by
+// replaying the interchanges on a row map in shared memory. Lane l then moves (at most) two entries of the
+// column: the one of row j0+l and the one of the pivot row taken at step l, all reads before all writes.
+// Right of the panel, row j0+l then takes part in the forward substitution with unit-lower L11.
+template <class T, int NB>
+__global__ void __launch_bounds__(apply_threads)
+getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P) {
+    __shared__ T L[NB][NB + 1];
+    __shared__ int source[blocked_max_n];
+    const long long b = blockIdx.x;
+    const int m = n - j0, nb = min(NB, m), tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int warps = blockDim.x >> 5;
+    const long long ld = A.ld;
+    T *const top = A[b] + j0;  // row j0 of column 0
+    const int *const piv = P.base ? P[b] + j0 : nullptr;
+    using R_t = real_t<T>;
+
+    for (int e = tid; e < nb * nb; e += blockDim.x) {
+        const int i = e % nb, k = e / nb;
+        L[i][k] = top[i + (long long)(j0 + k) * ld];
+    }
+    bool has_low = false;
+    int src0 = lane, dst1 = 0, src1 = 0;
+    if (piv) {
+        for (int i = tid; i < m; i += blockDim.x) source[i] = i;
+        __syncthreads();
+        if (tid == 0)
+            for (int k = 0; k < nb; ++k) {
+                const int p = piv[k] - 1 - j0;
+                const int t = source[k];
+                source[k] = source[p];
+                source[p] = t;
+            }
+        __syncthreads();
+        if (lane < nb) {
+            src0 = source[lane];
+            dst1 = piv[lane] - 1 - j0;
+            has_low = dst1 >= nb;  // a pivot row below the panel's top rows
+            src1 = has_low ? source[dst1] : 0;
+        }
+    } else {
+        __syncthreads();
+    }
+
+    // Without pivoting only the columns right of the panel change.
+    for (int c = piv ? warp : j0 + warp; c < n - nb; c += warps) {
+        const int col = c < j0 ? c : c + nb;
+        T *const x = top + (long long)col * ld;
+        T v0 = T(R_t(0)), v1 = T(R_t(0));
+        if (lane < nb) v0 = x[src0];
+        if (has_low) v1 = x[src1];
+        __syncwarp();
+        if (has_low) x[dst1] = v1;
+        if (col > j0) {
+#pragma unroll
+            for (int k = 0; k < NB - 1; ++k) {
+                const T vk = shfl(0xffffffffu, v0, k);
+                if (lane > k && lane < nb) v0 -= L[lane][k] * vk;
+            }
+        }
+        if (lane < nb && (piv || col > j0)) x[lane] = v0;
+    }
+}
+
+// ---- getri's triangular solves, one diagonal block at a time --------------------------------------------------
+// C(j0:j0+nb, c) = inv(T11) C(j0:j0+nb, c) for the columns c in [c_begin, c_end), T11 the diagonal block of
+// A at j0: unit lower (L) or upper (U, divided by its diagonal as xTRSM does). One warp per column, lane l
+// holding row j0+l; T11 in shared memory. The off-diagonal blocks are cuBLAS GEMMs (blocked.cuh).
+template <class T, int NB, bool Lower>
+__global__ void __launch_bounds__(apply_threads)
+trsm_diagonal_block(int n, int j0, batch_ref<const T> A, batch_ref<T> C, int c_begin, int c_end) {
+    __shared__ T D[NB][NB + 1];
+    const long long b = blockIdx.x;
+    const int nb = min(NB, n - j0), lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const T *a = A[b] + j0 + (long long)j0 * A.ld;
+    using R_t = real_t<T>;
+    for (int e = threadIdx.x; e < nb * nb; e += blockDim.x) {
+        const int i = e % nb, k = e / nb;
+        D[i][k] = a[i + (long long)k * A.ld];
+    }
+    __syncthreads();
+    T *const top = C[b] + j0;
+    for (int col = c_begin + warp; col < c_end; col += warps) {
+        T *const x = top + (long long)col * C.ld;
+        T v = lane < nb ? x[lane] : T(R_t(0));
+        if constexpr (Lower) {
+#pragma unroll
+            for (int k = 0; k < NB - 1; ++k) {
+                const T vk = shfl(0xffffffffu, v, k);
+                if (lane > k && lane < nb) v -= D[lane][k] * vk;
+            }
+        } else {
+#pragma unroll
+            for (int k = NB - 1; k >= 0; --k) {
+                if (k < nb) {
+                    if (lane == k) v = v / D[k][k];
+                    const T vk = shfl(0xffffffffu, v, k);
+                    if (lane < k) v -= D[lane][k] * vk;
+                }
+            }
+        }
+        if (lane < nb) x[lane] = v;
+    }
+}
+
+// ---- 3. the trailing updates: cuBLAS's GEMM, typed ------------------------------------------------------
+template <class T> struct blas_types;
+template <> struct blas_types<float> {
+    using B = float;
+    static B one() { return 1.0f; }
+    static B minus_one() { return -1.0f; }
+};
+template <> struct blas_types<double> {
+    using B = double;
+    static B one() { return 1.0; }
+    static B minus_one() { return -1.0; }
+};
+template <> struct blas_types<complex<float>> {
+    using B = cuComplex;
+    static B one() { return make_cuComplex(1.0f, 0.0f); }
+    static B minus_one() { return make_cuComplex(-1.0f, 0.0f); }
+};
+template <> struct blas_types<complex<double>> {
+    using B = cuDoubleComplex;
+    static B one() { return make_cuDoubleComplex(1.0, 0.0); }
+    static B minus_one() { return make_cuDoubleComplex(-1.0, 0.0); }
+};
+
+#define SMALLLA_BLAS_OVERLOADS(B, X)                                                                               \
+    inline cublasStatus_t blas_gemm_strided(cublasHandle_t h, int m, int n, int k, const B *alpha, const B *a,     \
+                                            int lda, long long sa, const B *b, int ldb, long long sb,             \
+                                            const B *beta, B *c, int ldc, long long sc, int batch) {              \
+        return cublas##X##gemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, a, lda, sa, b, ldb, sb, \
+                                             beta, c, ldc, sc, batch);                                           \
+    }                                                                                                             \
+    inline cublasStatus_t blas_gemm_pointers(cublasHandle_t h, int m, int n, int k, const B *alpha,              \
+                                             const B *const *a, int lda, const B *const *b, int ldb,             \
+                                             const B *beta, B *const *c, int ldc, int batch) {                   \
+        return cublas##X##gemmBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,  \
+                                      batch);                                                                     \
+    }
+SMALLLA_BLAS_OVERLOADS(float, S)
+SMALLLA_BLAS_OVERLOADS(double, D)
+SMALLLA_BLAS_OVERLOADS(cuComplex, C)
+SMALLLA_BLAS_OVERLOADS(cuDoubleComplex, Z)
+#undef SMALLLA_BLAS_OVERLOADS
+
+// Pointer arrays for cuBLAS's pointer-array calls: out[b] = the address of entry (row, col) of matrix b.
+template <class T>
+__global__ void element_pointers(batch_ref<T> A, long long row, long long col, int batch, T **out) {
+    const long long b = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < batch) out[b] = A[b] + row + col * A.ld;
+}
+
+// ---- getri's first and last steps ----------------------------------------------------------------------------
+// info = the first exactly zero diagonal entry of U (1-based; 0 if none) and C = I.
+template <class T>
+__global__ void __launch_bounds__(apply_threads)
+getri_blocked_prepare(int n, batch_ref<const T> A, batch_ref<T> C, int *info) {
+    __shared__ int first_zero;
+    const long long b = blockIdx.x;
+    const T *a = A[b];
+    T *c = C[b];
+    using R_t = real_t<T>;
+    if (threadIdx.x == 0) first_zero = INT_MAX;
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        if (is_zero(a[i + (long long)i * A.ld])) atomicMin(&first_zero, i + 1);
+    for (int j = threadIdx.x / 32; j < n; j += blockDim.x / 32)
+        for (int i = threadIdx.x % 32; i < n; i += 32) c[i + (long long)j * C.ld] = T(R_t(i == j ? 1 : 0));
+    __syncthreads();
+    if (threadIdx.x == 0) info[b] = first_zero == INT_MAX ? 0 : first_zero;
+}
+
+// After the TRSMs: a singular matrix gets the factors in C (what the host backend leaves there); otherwise
+// xGETRI's column interchanges, in reverse order. Each thread owns whole rows of C.
+template <class T>
+__global__ void __launch_bounds__(apply_threads)
+getri_blocked_finish(int n, batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, const int *info) {
+    extern __shared__ int piv_sh[];
+    const long long b = blockIdx.x;
+    const T *a = A[b];
+    T *c = C[b];
+    const long long ldc = C.ld;
+    if (info[b] != 0) {
+        for (int j = threadIdx.x / 32; j < n; j += blockDim.x / 32)
+            for (int i = threadIdx.x % 32; i < n; i += 32) c[i + j * ldc] = a[i + (long long)j * A.ld];
+        return;
+    }
+    if (!P.base) return;
+    for (int j = threadIdx.x; j < n; j += blockDim.x) piv_sh[j] = P[b][j] - 1;
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        for (int j = n - 2; j >= 0; --j) {
+            const int p = piv_sh[j];
+            if (p != j && p >= 0 && p < n) {
+                const T t = c[i + j * ldc];
+                c[i + j * ldc] = c[i + p * ldc];
+                c[i + p * ldc] = t;
+            }
+        }
+}
+
+// matinv's copy of A into the contiguous workspace W (ld n, stride n^2).
+template <class T>
+__global__ void __launch_bounds__(apply_threads)
+copy_to_packed(int n, batch_ref<const T> A, T *W) {
+    const long long b = blockIdx.x;
+    const T *a = A[b];
+    T *w = W + b * (long long)n * n;
+    for (int j = threadIdx.x / 32; j < n; j += blockDim.x / 32)
+        for (int i = threadIdx.x % 32; i < n; i += 32) w[i + (long long)j * n] = a[i + (long long)j * A.ld];
+}
+
+}  // namespace cuda_kernels
+}  // namespace smallla

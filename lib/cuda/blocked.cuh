@@ -1,0 +1,183 @@
+// The blocked path's drivers: the sequence of panel kernels and cuBLAS calls on the handle's stream
+// (kernels/cuda/lu_blocked.cuh has the kernels and the reasons). Nothing here synchronizes the device.
+#pragma once
+
+#include <algorithm>
+
+#include "backend.hpp"
+#include "context.hpp"
+#include "cuda/lu_blocked.cuh"
+#include "cuda_backend.hpp"
+
+namespace smallla {
+namespace cuda {
+
+using namespace cuda_kernels;
+
+// Matrices first .. of a batch, as a batch of their own.
+template <class T> matrix_batch<T> sub_batch(const matrix_batch<T> &m, long long first) {
+    matrix_batch<T> s = m;
+    if (m.is_pointer_array()) s.ptrs = m.ptrs + first;
+    else s.base = m.base + first * m.stride;
+    return s;
+}
+
+inline unsigned grid_for(long long items, int threads) {
+    return (unsigned)((items + threads - 1) / threads);
+}
+
+template <class T> batch_ref<const T> as_const(const batch_ref<T> &r) { return {r.base, r.ptrs, r.stride, r.ld}; }
+
+// C(cr:cr+m, cc:cc+n) -= A(ar:ar+m, ac:ac+k) B(br:br+k, bc:bc+n) in every matrix of the batch, by cuBLAS:
+// the strided-batched GEMM when all three batches are strided, else the pointer-array GEMM with the
+// shifted pointers written into arrays (3 * batch pointers of scratch, reused call after call: the stream
+// orders them).
+template <class T>
+smallla_status_t gemm_minus(context &ctx, const char *routine, cublasHandle_t h, int m, int n, int k,
+                            batch_ref<const T> a, long long ar, long long ac, batch_ref<const T> b, long long br,
+                            long long bc, batch_ref<T> c, long long cr, long long cc, int batch, void **arrays) {
+    using B = typename blas_types<T>::B;
+    if (m <= 0 || n <= 0 || k <= 0) return SMALLLA_SUCCESS;
+    const B one = blas_types<T>::one(), minus_one = blas_types<T>::minus_one();
+    cublasStatus_t bs;
+    if (!a.ptrs && !b.ptrs && !c.ptrs) {
+        bs = blas_gemm_strided(h, m, n, k, &minus_one, reinterpret_cast<const B *>(a.base + ar + ac * a.ld), a.ld,
+                               a.stride, reinterpret_cast<const B *>(b.base + br + bc * b.ld), b.ld, b.stride, &one,
+                               reinterpret_cast<B *>(c.base + cr + cc * c.ld), c.ld, c.stride, batch);
+    } else {
+        const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
+        const T **pa = static_cast<const T **>(static_cast<void *>(arrays));
+        const T **pb = pa + batch;
+        T **pc = static_cast<T **>(static_cast<void *>(arrays)) + 2 * (long long)batch;
+        element_pointers<const T><<<grid_for(batch, 256), 256, 0, stream>>>(a, ar, ac, batch, pa);
+        element_pointers<const T><<<grid_for(batch, 256), 256, 0, stream>>>(b, br, bc, batch, pb);
+        element_pointers<T><<<grid_for(batch, 256), 256, 0, stream>>>(c, cr, cc, batch, pc);
+        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+        bs = blas_gemm_pointers(h, m, n, k, &minus_one, reinterpret_cast<const B *const *>(pa), a.ld,
+                                reinterpret_cast<const B *const *>(pb), b.ld, &one, reinterpret_cast<B *const *>(pc),
+                                c.ld, batch);
+    }
+    return check_blas(ctx, routine, bs);
+}
+
+// LU with (ipiv.base != nullptr) or without partial pivoting, in place, for 32 < n <= blocked_max_n.
+template <class T>
+smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
+                               const pivot_batch<int> &ipiv, int *info, int batch) {
+    constexpr int NB = panel_width<T>();
+    const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
+    cublasHandle_t h = nullptr;
+    if (smallla_status_t s = blas_on_stream(ctx, routine, h); s != SMALLLA_SUCCESS) return s;
+    const batch_ref<T> a = make_batch_ref(A);
+    const pivots_ref<int> p = make_pivots_ref(ipiv);
+    const pivots_ref<const int> pc{p.base, p.stride};
+    const long long ld = A.ld;
+    scratch arrays;  // pointer arrays for cuBLAS when the batch is one
+    if (A.is_pointer_array() && n > NB)
+        if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(T *)); s != SMALLLA_SUCCESS)
+            return s;
+    for (int j0 = 0; j0 < n; j0 += NB) {
+        const int m = n - j0, nb = std::min(NB, m), rest = m - nb;
+        if (m <= panel_threads_max) {
+            getrf_panel<T, NB, 1><<<batch, (m + 31) / 32 * 32, 0, stream>>>(n, j0, a, p, info);
+        } else {
+            getrf_panel<T, NB, 2><<<batch, ((m + 1) / 2 + 31) / 32 * 32, 0, stream>>>(n, j0, a, p, info);
+        }
+        if (p.base != nullptr || rest > 0) getrf_panel_apply<T, NB><<<batch, apply_threads, 0, stream>>>(n, j0, a, pc);
+        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+        if (rest == 0) break;
+        const long long r1 = j0 + nb;  // A22 -= L21 U12: A22 at (r1, r1), L21 at (r1, j0), U12 at (j0, r1)
+        if (smallla_status_t s = gemm_minus<T>(ctx, routine, h, rest, rest, nb, as_const(a), r1, j0, as_const(a), j0,
+                                               r1, a, r1, r1, batch, static_cast<void **>(arrays.ptr));
+            s != SMALLLA_SUCCESS)
+            return s;
+    }
+    return SMALLLA_SUCCESS;
+}
+
+// inv(A) from the factors into C (C must not overlap A), as xGETRI's result: C = I, C = inv(L) C, C = inv(U) C
+// by blocks of panel_width<T>() rows (a diagonal-block kernel, then a cuBLAS GEMM for the rest), then the
+// column interchanges; info = the first zero diagonal entry of U, and then C = the factors.
+// inv(L) is lower triangular, so the forward solve touches only the columns left of the current block's end
+// (n^3 / 3 GEMM flops); the backward solve is dense (n^3).
+template <class T>
+smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const matrix_batch<const T> &A,
+                               const pivot_batch<const int> &ipiv, const matrix_batch<T> &C, int *info, int batch) {
+    constexpr int NB = panel_width<T>();
+    const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
+    cublasHandle_t h = nullptr;
+    if (smallla_status_t s = blas_on_stream(ctx, routine, h); s != SMALLLA_SUCCESS) return s;
+    const batch_ref<const T> a = make_batch_ref(A);
+    const batch_ref<T> c = make_batch_ref(C);
+    scratch arrays;
+    if ((A.is_pointer_array() || C.is_pointer_array()) && n > NB)
+        if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(void *)); s != SMALLLA_SUCCESS)
+            return s;
+    void **ptrs = static_cast<void **>(arrays.ptr);
+    getri_blocked_prepare<T><<<batch, apply_threads, 0, stream>>>(n, a, c, info);
+    for (int j0 = 0; j0 < n; j0 += NB) {  // C = inv(L) C
+        const int nb = std::min(NB, n - j0), r1 = j0 + nb;
+        trsm_diagonal_block<T, NB, true><<<batch, apply_threads, 0, stream>>>(n, j0, a, c, 0, r1);
+        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+        // C(r1:n, 0:r1) -= L(r1:n, j0:r1) C(j0:r1, 0:r1)
+        if (smallla_status_t s = gemm_minus<T>(ctx, routine, h, n - r1, r1, nb, a, r1, j0, as_const(c), j0, 0, c, r1, 0,
+                                               batch, ptrs);
+            s != SMALLLA_SUCCESS)
+            return s;
+    }
+    for (int j0 = (n - 1) / NB * NB; j0 >= 0; j0 -= NB) {  // C = inv(U) C
+        const int nb = std::min(NB, n - j0);
+        trsm_diagonal_block<T, NB, false><<<batch, apply_threads, 0, stream>>>(n, j0, a, c, 0, n);
+        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+        // C(0:j0, :) -= U(0:j0, j0:j0+nb) C(j0:j0+nb, :)
+        if (smallla_status_t s = gemm_minus<T>(ctx, routine, h, j0, n, nb, a, 0, j0, as_const(c), j0, 0, c, 0, 0, batch,
+                                               ptrs);
+            s != SMALLLA_SUCCESS)
+            return s;
+    }
+    getri_blocked_finish<T><<<batch, apply_threads, n * sizeof(int), stream>>>(n, a, make_pivots_ref(ipiv), c, info);
+    return check_launch(ctx, routine);
+}
+
+// inv(A) into C (C may be A itself): chunks of the batch are copied to a packed workspace, factored there
+// and inverted from there into C, so the workspace stays bounded whatever the batch.
+template <class T>
+smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const matrix_batch<const T> &A,
+                                const matrix_batch<T> &C, int *info, int batch) {
+    constexpr size_t workspace_target = size_t(256) << 20;
+    const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
+    const size_t per_matrix = (size_t)n * n * sizeof(T) + (size_t)n * sizeof(int);
+    const long long chunk = std::max<long long>(1, std::min<long long>(batch, (long long)(workspace_target / per_matrix)));
+    scratch ws;
+    if (smallla_status_t s = ws.allocate(ctx, routine, (size_t)chunk * per_matrix); s != SMALLLA_SUCCESS) return s;
+    T *w = static_cast<T *>(ws.ptr);
+    int *wpiv = reinterpret_cast<int *>(w + chunk * (long long)n * n);
+    const batch_ref<const T> a = make_batch_ref(A);
+    for (long long first = 0; first < batch; first += chunk) {
+        const int count = (int)std::min<long long>(chunk, batch - first);
+        batch_ref<const T> a_part = a;
+        if (a.ptrs) a_part.ptrs = a.ptrs + first;
+        else a_part.base = a.base + first * a.stride;
+        copy_to_packed<T><<<count, apply_threads, 0, stream>>>(n, a_part, w);
+        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+        matrix_batch<T> packed;
+        packed.base = w;
+        packed.ld = n;
+        packed.stride = (long long)n * n;
+        const pivot_batch<int> piv{wpiv, n};
+        if (smallla_status_t s = getrf_blocked<T>(ctx, routine, n, packed, piv, info + first, count); s != SMALLLA_SUCCESS)
+            return s;
+        matrix_batch<const T> factors;
+        factors.base = w;
+        factors.ld = n;
+        factors.stride = (long long)n * n;
+        const pivot_batch<const int> pivc{wpiv, n};
+        if (smallla_status_t s = getri_blocked<T>(ctx, routine, n, factors, pivc, sub_batch(C, first), info + first, count);
+            s != SMALLLA_SUCCESS)
+            return s;
+    }
+    return SMALLLA_SUCCESS;
+}
+
+}  // namespace cuda
+}  // namespace smallla
