@@ -114,6 +114,7 @@ template <class T> struct pivot_scaler {
     R s;
     T recip;
     bool zero;
+    pivot_scaler() = default;
     __device__ __forceinline__ explicit pivot_scaler(T p) {
         zero = is_zero(p);
         s = R(1);

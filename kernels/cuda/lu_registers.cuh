@@ -14,6 +14,7 @@
 
 #include "device_common.cuh"
 #include "lu_registers.hpp"
+#include "lu_thread.cuh"
 
 namespace smallla {
 namespace cuda_kernels {
@@ -414,13 +415,39 @@ template <int N> inline unsigned blocks_for(int batch, int warps) {
 template <class T> inline bool contiguous(const matrix_batch<T> &m, int n, int batch) {
     return !m.is_pointer_array() && m.ld == n && (batch <= 1 || m.stride == (long long)n * n);
 }
+// The thread-per-matrix kernels take the orders that have one, up to thread_per_matrix_max_n().
+template <class T, int N> inline bool thread_per_matrix_serves() {
+    if constexpr (thread_kernel_exists<T, N>()) return N <= thread_per_matrix_max_n();
+    else return false;
+}
+template <int Warps> inline unsigned thread_blocks_for(int batch) {
+    return (unsigned)((batch + Warps * 32 - 1) / (Warps * 32));
+}
+
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
+    if constexpr (thread_kernel_exists<T, N>()) {
+        if (thread_per_matrix_serves<T, N>()) {
+            constexpr int W = thread_warps_per_block<T, N>();
+            getrf_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, contiguous(a.A, N, a.batch));
+            return;
+        }
+    }
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
     getrf_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
         make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
 }
 template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, cudaStream_t stream) {
+    if constexpr (thread_kernel_exists<T, N>()) {
+        if (thread_per_matrix_serves<T, N>()) {
+            constexpr int W = thread_warps_per_block<T, N>();
+            matinv_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, contiguous(a.A, N, a.batch),
+                contiguous(a.C, N, a.batch));
+            return;
+        }
+    }
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
     matinv_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
@@ -434,6 +461,17 @@ template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cu
     }
 }
 template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cudaStream_t stream) {
+    if constexpr (thread_kernel_exists<T, N>()) {
+        if (thread_per_matrix_serves<T, N>()) {
+            constexpr int W = thread_warps_per_block<T, N>();
+            const bool b_contiguous = !a.B.is_pointer_array() && a.B.ld == N &&
+                                      (a.batch <= 1 || a.B.stride == (long long)N * a.nrhs);
+            getrs_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
+                a.trans, a.nrhs, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.B), a.batch,
+                contiguous(a.A, N, a.batch), b_contiguous);
+            return;
+        }
+    }
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
     getrs_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(

@@ -27,6 +27,12 @@ template <class T, int N> constexpr bool getri_in_registers() { return !(sizeof(
 // measured slower on the H100, see perf/NOTES.md; SMALLLA_CUDA_STAGING=1 in the environment turns it on, a knob for the benchmarks). Defined in backend.cpp.
 bool staging_allowed();
 
+// Up to which order the thread-per-matrix kernels (lu_thread.cuh) serve getrf, matinv and getrs, where they
+// exist: thread_per_matrix_max_n_default unless SMALLLA_CUDA_THREAD_MAX_N is set (read once; a knob for the
+// benchmarks' crossover measurements). Defined in backend.cpp.
+constexpr int thread_per_matrix_max_n_default = 32;
+int thread_per_matrix_max_n();
+
 // The orders instantiated, in two halves per precision (the second half is the expensive one to compile).
 #define SMALLLA_ORDERS_1_16(M, T)                                                                               \
     M(T, 1) M(T, 2) M(T, 3) M(T, 4) M(T, 5) M(T, 6) M(T, 7) M(T, 8) M(T, 9) M(T, 10) M(T, 11) M(T, 12) M(T, 13) \

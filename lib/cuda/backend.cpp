@@ -148,5 +148,13 @@ bool staging_allowed() {
     }();
     return allowed;
 }
+
+int thread_per_matrix_max_n() {
+    static const int n = [] {
+        const char *v = std::getenv("SMALLLA_CUDA_THREAD_MAX_N");
+        return v != nullptr ? std::atoi(v) : thread_per_matrix_max_n_default;
+    }();
+    return n;
+}
 }  // namespace cuda_kernels
 }  // namespace smallla

@@ -1,0 +1,345 @@
+// Thread-per-matrix kernels for the smallest orders: getrf, matinv and getrs with one whole matrix in one
+// thread's registers. Below n = 8 the lane-per-row kernels (lu_registers.cuh) are bound by instruction issue,
+// not by memory (ncu, s n = 2: 98% occupancy, 15% of DRAM bandwidth): every step of a few-byte matrix pays
+// for cross-lane reductions, a shared-memory broadcast and per-lane addressing. Here a thread does the whole
+// factorization alone, with no cross-lane traffic at all, and a warp moves its 32 matrices between global
+// memory and registers through a per-warp shared-memory tile, so that every global access is coalesced.
+//
+// Rows are swapped for real (LAPACK's order, not the lazy swap): the pivot row's index is a run-time value,
+// so a swap is a predicated exchange with each candidate row, which keeps every register array indexed by
+// compile-time constants (no local memory). At these orders that costs a few dozen selects per matrix.
+// Arithmetic is getf2's, as in the lane-per-row kernels: the pivot is LAPACK's first maximum of |Re| + |Im|
+// (a NaN at the diagonal position wins, elsewhere never), multipliers through pivot_scaler.
+#pragma once
+
+#include "device_common.cuh"
+#include "lu_registers.hpp"
+
+namespace smallla {
+namespace cuda_kernels {
+
+// Which (T, N) have a thread-per-matrix kernel at all: those whose three kernels fit in 255 registers
+// without spilling (nvcc 13.0, sm_90, -Xptxas -v: s n = 15, d n = 10, c n = 9 and z n = 6 spill, the
+// matinv kernel first). Which of them run it is decided at launch (thread_per_matrix_max_n(),
+// lu_registers.hpp).
+template <class T> constexpr int thread_max_order() {
+    return scalar_traits<T>::is_complex ? (sizeof(T) == 16 ? 5 : 8) : (sizeof(T) == 8 ? 9 : 14);
+}
+template <class T, int N> constexpr bool thread_kernel_exists() { return N <= thread_max_order<T>(); }
+
+// 32 matrices of a warp in shared memory: entry e (column-major, e = i + j N) of the warp's matrix m at
+// at[e][m]. Rows of 33 so that a lane reading "its" entry e and 32 lanes writing consecutive entries of the
+// global layout both fall in distinct banks.
+template <class T, int N> struct warp_tile {
+    T at[N * N][33];
+};
+template <class T, int N> constexpr int thread_warps_per_block() {
+    return sizeof(warp_tile<T, N>) * 4 <= 48 * 1024 ? 4 : (sizeof(warp_tile<T, N>) * 2 <= 48 * 1024 ? 2 : 1);
+}
+
+// Where a warp's matrices start and how many there are (a whole warp leaves together, so __syncwarp is safe).
+struct warp_span {
+    long long first;  // the warp's first matrix
+    int count;        // matrices of the warp, 1..32 (0: nothing to do)
+    int lane;
+    template <int Warps> __device__ __forceinline__ static warp_span of(int batch) {
+        warp_span s;
+        s.lane = threadIdx.x & 31;
+        s.first = ((long long)blockIdx.x * Warps + (threadIdx.x >> 5)) * 32;
+        const long long left = batch - s.first;
+        s.count = left <= 0 ? 0 : (left < 32 ? (int)left : 32);
+        return s;
+    }
+    __device__ __forceinline__ bool mine() const { return lane < count; }
+};
+
+// Loads the lane's R x C block (leading dimension ld) into a; contiguous batches (ld == R, stride == R C)
+// go through the warp's tile with coalesced loads, others element by element from the lane's matrix.
+template <class T, int R, int C, class S>
+__device__ __forceinline__ void load_block(const warp_span &w, batch_ref<S> M, bool contiguous, T (*tile)[33],
+                                           T (&a)[R][C]) {
+    if (contiguous) {
+        const S *src = M.base + w.first * (R * C);
+        for (int e = w.lane; e < w.count * (R * C); e += 32) tile[e % (R * C)][e / (R * C)] = src[e];
+        __syncwarp();
+        if (w.mine()) {
+#pragma unroll
+            for (int i = 0; i < R; ++i)
+#pragma unroll
+                for (int j = 0; j < C; ++j) a[i][j] = tile[i + j * R][w.lane];
+        }
+        __syncwarp();  // the tile may be reused next
+    } else if (w.mine()) {
+        const S *m = M[w.first + w.lane];
+#pragma unroll
+        for (int i = 0; i < R; ++i)
+#pragma unroll
+            for (int j = 0; j < C; ++j) a[i][j] = m[i + (long long)j * M.ld];
+    }
+}
+
+// Stores entry (i, j) of the lane's block as entry (i, col_of(j)) of its matrix: col_of is the identity
+// except for matinv's column permutation.
+template <class T, int R, int C, class Col>
+__device__ __forceinline__ void store_block(const warp_span &w, batch_ref<T> M, bool contiguous, T (*tile)[33],
+                                            const T (&a)[R][C], Col col_of) {
+    if (contiguous) {
+        if (w.mine()) {
+#pragma unroll
+            for (int j = 0; j < C; ++j) {
+                const int c = col_of(j);
+#pragma unroll
+                for (int i = 0; i < R; ++i) tile[i + c * R][w.lane] = a[i][j];
+            }
+        }
+        __syncwarp();
+        T *dst = M.base + w.first * (R * C);
+        for (int e = w.lane; e < w.count * (R * C); e += 32) dst[e] = tile[e % (R * C)][e / (R * C)];
+        __syncwarp();
+    } else if (w.mine()) {
+        T *m = M[w.first + w.lane];
+#pragma unroll
+        for (int j = 0; j < C; ++j) {
+            const long long c = col_of(j);
+#pragma unroll
+            for (int i = 0; i < R; ++i) m[i + c * M.ld] = a[i][j];
+        }
+    }
+}
+struct identity_columns {
+    __device__ __forceinline__ int operator()(int j) const { return j; }
+};
+
+// LAPACK's IxAMAX on column k, rows k..N-1: the first strict maximum, scanning down from the diagonal
+// (so a NaN on the diagonal wins and a NaN below it never does).
+template <class T, int N> __device__ __forceinline__ int pivot_row(const T (&a)[N][N], int k) {
+    int p = k;
+    real_t<T> best = abs1(a[k][k]);
+#pragma unroll
+    for (int i = k + 1; i < N; ++i) {
+        const real_t<T> v = abs1(a[i][k]);
+        if (v > best) {
+            best = v;
+            p = i;
+        }
+    }
+    return p;
+}
+
+// Rows k and p (p >= k, a run-time value) exchanged by predicated moves.
+template <class T, int N, int C> __device__ __forceinline__ void swap_rows(T (&a)[N][C], int k, int p) {
+#pragma unroll
+    for (int i = k + 1; i < N; ++i) {
+        const bool s = p == i;
+#pragma unroll
+        for (int j = 0; j < C; ++j) {
+            const T top = a[k][j], here = a[i][j];
+            a[k][j] = s ? here : top;
+            a[i][j] = s ? top : here;
+        }
+    }
+}
+
+// ---- getrf ---------------------------------------------------------------------------------------------------
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32)
+getrf_thread_per_matrix(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool contiguous) {
+    __shared__ warp_tile<T, N> tiles[Warps];
+    const warp_span w = warp_span::of<Warps>(batch);
+    if (w.count == 0) return;
+    T(*tile)[33] = tiles[threadIdx.x >> 5].at;
+    T a[N][N];
+    load_block<T, N, N>(w, A, contiguous, tile, a);
+    if (w.mine()) {
+        const bool pivoting = P.base != nullptr;
+        int piv[N];
+        int inf = 0;
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            int p = k;
+            if (pivoting) {
+                p = pivot_row<T, N>(a, k);
+                swap_rows<T, N, N>(a, k, p);
+            }
+            piv[k] = p;
+            const pivot_scaler<T> s(a[k][k]);
+            if (s.zero && inf == 0) inf = k + 1;
+#pragma unroll
+            for (int i = k + 1; i < N; ++i) {
+                const T l = s.multiplier(a[i][k]);
+                a[i][k] = l;
+#pragma unroll
+                for (int j = k + 1; j < N; ++j) a[i][j] -= l * a[k][j];
+            }
+        }
+        const long long b = w.first + w.lane;
+        if (pivoting) {
+            int *pv = P[b];
+#pragma unroll
+            for (int k = 0; k < N; ++k) pv[k] = piv[k] + 1;
+        }
+        info[b] = inf;
+    }
+    store_block<T, N, N>(w, A, contiguous, tile, a, identity_columns{});
+}
+
+// ---- matinv: Gauss-Jordan in one thread ---------------------------------------------------------------------
+// The sweep of matinv_group (lu_registers.cuh) with real row swaps: after step k, row k is the pivot row of
+// step k and stays there; its original row index r_k names the column of inv(A) that column k of the swept
+// array belongs to, so the store writes column j to column r_j. The rows not yet pivoted see getrf's
+// arithmetic, so pivots and info are getrf's.
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32)
+matinv_thread_per_matrix(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool a_contiguous,
+                         bool c_contiguous) {
+    __shared__ warp_tile<T, N> tiles[Warps];
+    const warp_span w = warp_span::of<Warps>(batch);
+    if (w.count == 0) return;
+    T(*tile)[33] = tiles[threadIdx.x >> 5].at;
+    T a[N][N];
+    load_block<T, N, N>(w, A, a_contiguous, tile, a);
+    int orig[N];  // orig[i]: the original index of the row now at i
+#pragma unroll
+    for (int i = 0; i < N; ++i) orig[i] = i;
+    if (w.mine()) {
+        int inf = 0;
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            const int p = pivot_row<T, N>(a, k);
+            swap_rows<T, N, N>(a, k, p);
+#pragma unroll
+            for (int i = k + 1; i < N; ++i) {
+                const bool s = p == i;
+                const int top = orig[k], here = orig[i];
+                orig[k] = s ? here : top;
+                orig[i] = s ? top : here;
+            }
+            const pivot_scaler<T> sc(a[k][k]);  // a zero pivot gives Inf/NaN here, never a trap
+            if (sc.zero && inf == 0) inf = k + 1;
+#pragma unroll
+            for (int i = 0; i < N; ++i) {
+                if (i == k) continue;
+                const T l = sc.divide(a[i][k]);
+#pragma unroll
+                for (int j = 0; j < N; ++j)
+                    if (j != k) a[i][j] -= l * a[k][j];
+                a[i][k] = l;
+            }
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+                if (j != k) a[k][j] = -sc.divide(a[k][j]);
+            a[k][k] = sc.divide(T(real_t<T>(1)));
+        }
+        info[w.first + w.lane] = inf;
+    }
+    store_block<T, N, N>(w, C, c_contiguous, tile, a, [&](int j) { return orig[j]; });
+}
+
+// ---- getrs ---------------------------------------------------------------------------------------------------
+// op N: x = P b, L y = x, U x = y; op T/C: U^T y = b, L^T z = y, x = P^T z (conjugated for C). One right-hand
+// side at a time; B goes through the tile when it is contiguous and one matrix's B fits the tile's N x N.
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32)
+getrs_thread_per_matrix(smallla_operation_t trans, int nrhs, batch_ref<const T> A, pivots_ref<const int> P,
+                        batch_ref<T> B, int batch, bool a_contiguous, bool b_contiguous) {
+    __shared__ warp_tile<T, N> tiles[Warps];
+    const warp_span w = warp_span::of<Warps>(batch);
+    if (w.count == 0) return;
+    T(*tile)[33] = tiles[threadIdx.x >> 5].at;
+    T a[N][N];
+    load_block<T, N, N>(w, A, a_contiguous, tile, a);
+    const bool notrans = trans == SMALLLA_OP_N, conjugate = trans == SMALLLA_OP_C;
+    int piv[N];
+    const long long b = w.first + w.lane;
+#pragma unroll
+    for (int k = 0; k < N; ++k) piv[k] = k;
+    if (w.mine() && P.base != nullptr) {
+        const int *pv = P[b];
+#pragma unroll
+        for (int k = 0; k < N; ++k) piv[k] = pv[k] - 1;
+    }
+    // The diagonal of U, scaled once (x / U(k,k) without a division per right-hand side).
+    pivot_scaler<T> diag[N];
+#pragma unroll
+    for (int k = 0; k < N; ++k) diag[k] = pivot_scaler<T>(maybe_conj(a[k][k], conjugate));
+
+    auto solve = [&](T(&x)[N]) {
+        if (notrans) {
+#pragma unroll
+            for (int k = 0; k < N; ++k) {  // x = P b, LAPACK's forward order
+#pragma unroll
+                for (int i = k + 1; i < N; ++i) {
+                    const bool s = piv[k] == i;
+                    const T top = x[k], here = x[i];
+                    x[k] = s ? here : top;
+                    x[i] = s ? top : here;
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+#pragma unroll
+                for (int i = j + 1; i < N; ++i) x[i] -= a[i][j] * x[j];
+#pragma unroll
+            for (int j = N - 1; j >= 0; --j) {
+                x[j] = diag[j].divide(x[j]);
+#pragma unroll
+                for (int i = 0; i < j; ++i) x[i] -= a[i][j] * x[j];
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < N; ++j) {  // U^T: row j of U^T is column j of U
+                x[j] = diag[j].divide(x[j]);
+#pragma unroll
+                for (int i = j + 1; i < N; ++i) x[i] -= maybe_conj(a[j][i], conjugate) * x[j];
+            }
+#pragma unroll
+            for (int j = N - 1; j >= 0; --j)
+#pragma unroll
+                for (int i = 0; i < j; ++i) x[i] -= maybe_conj(a[j][i], conjugate) * x[j];
+#pragma unroll
+            for (int k = N - 1; k >= 0; --k) {  // x = P^T z, reverse order
+#pragma unroll
+                for (int i = k + 1; i < N; ++i) {
+                    const bool s = piv[k] == i;
+                    const T top = x[k], here = x[i];
+                    x[k] = s ? here : top;
+                    x[i] = s ? top : here;
+                }
+            }
+        }
+    };
+
+    if (b_contiguous && nrhs <= N) {
+        // The warp's right-hand sides through the tile: N x nrhs per matrix, as an N x nrhs block.
+        const int per = N * nrhs;
+        const T *src = B.base + w.first * per;
+        for (int e = w.lane; e < w.count * per; e += 32) tile[e % per][e / per] = src[e];
+        __syncwarp();
+        if (w.mine()) {
+            for (int r = 0; r < nrhs; ++r) {
+                T x[N];
+#pragma unroll
+                for (int i = 0; i < N; ++i) x[i] = tile[i + r * N][w.lane];
+                solve(x);
+#pragma unroll
+                for (int i = 0; i < N; ++i) tile[i + r * N][w.lane] = x[i];
+            }
+        }
+        __syncwarp();
+        T *dst = B.base + w.first * per;
+        for (int e = w.lane; e < w.count * per; e += 32) dst[e] = tile[e % per][e / per];
+    } else if (w.mine()) {
+        T *m = B[b];
+        for (int r = 0; r < nrhs; ++r) {
+            T x[N];
+#pragma unroll
+            for (int i = 0; i < N; ++i) x[i] = m[i + (long long)r * B.ld];
+            solve(x);
+#pragma unroll
+            for (int i = 0; i < N; ++i) m[i + (long long)r * B.ld] = x[i];
+        }
+    }
+}
+
+}  // namespace cuda_kernels
+}  // namespace smallla
