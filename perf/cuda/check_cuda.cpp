@@ -172,9 +172,11 @@ template <class C> bool finite_matrix(const mat &m) {
     return true;
 }
 
+int form_layout = 0;  // 1 while the packed layout is checked (for the messages)
 std::string tag(const char *routine, const char *prec, int n, int form, int b) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%s %s n=%d %s matrix %d", routine, prec, n, form ? "pointer-array" : "strided", b);
+    std::snprintf(buf, sizeof buf, "%s %s n=%d %s%s matrix %d", routine, prec, n, form ? "pointer-array" : "strided",
+                  form_layout ? " packed" : "", b);
     return buf;
 }
 
@@ -197,10 +199,14 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
     const double eps = A::eps();
     std::mt19937 rng(1234);
     for (int n : orders) {
+      // Layouts: with gaps (ld = n + 3, gaps between matrices), and for n <= 16 also packed (ld = n, stride n^2,
+      // B n x nrhs per matrix), which takes the kernels' coalesced shared-memory staging paths.
+      for (int packed = 0; packed < (n <= 16 ? 2 : 1); ++packed) {
         const int kinds = 5, per_kind = n <= 16 ? 24 : 8;
         const int batch = kinds * per_kind + 1;  // +1: a batch that is not a multiple of matrices per block
-        const int ld = n + 3;
-        const long long stride = (long long)ld * n + 5, sp = n + 2;
+        const int ld = packed ? n : n + 3;
+        const long long stride = packed ? (long long)n * n : (long long)ld * n + 5, sp = packed ? n : n + 2;
+        form_layout = packed;
         const size_t count = (size_t)stride * batch;
         std::vector<C> h0(count, from_parts<C>(777.0, -3.0));
         std::vector<int> kind_of(batch);
@@ -285,8 +291,8 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
                 }
                 // ---- getrs N/T/C with 3 right-hand sides from the CUDA factors
                 for (int trans = 0; trans < 3; ++trans) {
-                    const int nrhs = 3, ldb = n + 1;
-                    const long long sb = (long long)ldb * nrhs + 2;
+                    const int nrhs = packed && n % 2 ? 1 : 3, ldb = packed ? n : n + 1;
+                    const long long sb = (long long)ldb * nrhs + (packed ? 0 : 2);
                     const size_t bcount = (size_t)sb * batch;
                     std::vector<C> b0(bcount, from_parts<C>(31.0, 0.0));
                     std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -373,6 +379,7 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
                 }
             }
         }
+      }
         std::printf("%s n=%d done (%d failures so far)\n", A::name, n, failures);
         std::fflush(stdout);
     }
