@@ -102,18 +102,19 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
 // (n^3 / 3 GEMM flops); the backward solve is dense (n^3).
 template <class T>
 smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const matrix_batch<const T> &A,
-                               const pivot_batch<const int> &ipiv, const matrix_batch<T> &C, int *info, int batch) {
+                               const pivot_batch<const int> &ipiv, const matrix_batch<T> &C, int *info, int batch,
+                               void **given_arrays = nullptr) {
     constexpr int NB = panel_width<T>();
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
     cublasHandle_t h = nullptr;
     if (smallla_status_t s = blas_on_stream(ctx, routine, h); s != SMALLLA_SUCCESS) return s;
     const batch_ref<const T> a = make_batch_ref(A);
     const batch_ref<T> c = make_batch_ref(C);
-    scratch arrays;
-    if ((A.is_pointer_array() || C.is_pointer_array()) && n > NB)
+    scratch arrays;  // pointer arrays for cuBLAS, unless the caller gives them (3 * batch pointers)
+    if ((A.is_pointer_array() || C.is_pointer_array()) && n > NB && given_arrays == nullptr)
         if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(void *)); s != SMALLLA_SUCCESS)
             return s;
-    void **ptrs = static_cast<void **>(arrays.ptr);
+    void **ptrs = given_arrays != nullptr ? given_arrays : static_cast<void **>(arrays.ptr);
     getri_blocked_prepare<T><<<batch, apply_threads, 0, stream>>>(n, a, c, info);
     for (int j0 = 0; j0 < n; j0 += NB) {  // C = inv(L) C
         const int nb = std::min(NB, n - j0), r1 = j0 + nb;
@@ -140,18 +141,24 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
 }
 
 // inv(A) into C (C may be A itself): chunks of the batch are copied to a packed workspace, factored there
-// and inverted from there into C, so the workspace stays bounded whatever the batch.
+// and inverted from there into C, so the workspace stays bounded whatever the batch. All the scratch memory
+// (the packed matrices, their pivots, cuBLAS's pointer arrays for a pointer-array C) is one allocation made
+// before anything is queued, so a call that cannot get it writes nothing.
 template <class T>
 smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const matrix_batch<const T> &A,
                                 const matrix_batch<T> &C, int *info, int batch) {
     constexpr size_t workspace_target = size_t(256) << 20;
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
-    const size_t per_matrix = (size_t)n * n * sizeof(T) + (size_t)n * sizeof(int);
+    const size_t pointers = C.is_pointer_array() ? 3 : 0;  // per matrix
+    const size_t per_matrix = (size_t)n * n * sizeof(T) + pointers * sizeof(void *) + (size_t)n * sizeof(int);
     const long long chunk = std::max<long long>(1, std::min<long long>(batch, (long long)(workspace_target / per_matrix)));
     scratch ws;
     if (smallla_status_t s = ws.allocate(ctx, routine, (size_t)chunk * per_matrix); s != SMALLLA_SUCCESS) return s;
+    // Layout: the matrices (aligned as the allocation), the pointer arrays, the pivots.
     T *w = static_cast<T *>(ws.ptr);
-    int *wpiv = reinterpret_cast<int *>(w + chunk * (long long)n * n);
+    void **arrays = pointers ? reinterpret_cast<void **>(w + chunk * (long long)n * n) : nullptr;
+    int *wpiv = reinterpret_cast<int *>(reinterpret_cast<char *>(w + chunk * (long long)n * n) +
+                                        chunk * pointers * sizeof(void *));
     const batch_ref<const T> a = make_batch_ref(A);
     for (long long first = 0; first < batch; first += chunk) {
         const int count = (int)std::min<long long>(chunk, batch - first);
@@ -172,7 +179,8 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
         factors.ld = n;
         factors.stride = (long long)n * n;
         const pivot_batch<const int> pivc{wpiv, n};
-        if (smallla_status_t s = getri_blocked<T>(ctx, routine, n, factors, pivc, sub_batch(C, first), info + first, count);
+        if (smallla_status_t s = getri_blocked<T>(ctx, routine, n, factors, pivc, sub_batch(C, first), info + first, count,
+                                                   arrays);
             s != SMALLLA_SUCCESS)
             return s;
     }
