@@ -1,4 +1,5 @@
-// The blocked LU family for moderate and large orders (the CUDA path for n > 32 from blocked_min_n up):
+// The blocked LU family for moderate and large orders (the CUDA path for n > 32 from the dispatch's
+// blocked_from() up):
 // LAPACK's right-looking xGETRF with panels of panel_width<T>() columns,
 //   1. getrf_panel: the panel A(j0:n, j0:j0+nb) factored by one thread block per matrix, one row per thread
 //      held in registers (two rows per thread beyond 256 rows), the pivot found by a block-wide reduction and

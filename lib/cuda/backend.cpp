@@ -83,11 +83,11 @@ scratch::~scratch() {
     if (ptr != nullptr) cudaFreeAsync(ptr, stream);
 }
 
-int blocked_min_n() {
+int blocked_min_n_override() {
     static const int n = [] {
         const char *v = std::getenv("SMALLLA_CUDA_BLOCKED_MIN_N");
         const int parsed = v != nullptr ? std::atoi(v) : 0;
-        return parsed > 0 ? parsed : blocked_min_n_default;
+        return parsed > 0 ? parsed : 0;
     }();
     return n;
 }

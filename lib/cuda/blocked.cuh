@@ -152,13 +152,17 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
     const size_t pointers = C.is_pointer_array() ? 3 : 0;  // per matrix
     const size_t per_matrix = (size_t)n * n * sizeof(T) + pointers * sizeof(void *) + (size_t)n * sizeof(int);
     const long long chunk = std::max<long long>(1, std::min<long long>(batch, (long long)(workspace_target / per_matrix)));
+    // Layout: the matrices, the pointer arrays, the pivots, each section starting on a 256-byte boundary.
+    auto up = [](size_t bytes) { return (bytes + 255) / 256 * 256; };
+    const size_t mat_bytes = up((size_t)chunk * n * n * sizeof(T)), ptr_bytes = up((size_t)chunk * pointers * sizeof(void *));
     scratch ws;
-    if (smallla_status_t s = ws.allocate(ctx, routine, (size_t)chunk * per_matrix); s != SMALLLA_SUCCESS) return s;
-    // Layout: the matrices (aligned as the allocation), the pointer arrays, the pivots.
-    T *w = static_cast<T *>(ws.ptr);
-    void **arrays = pointers ? reinterpret_cast<void **>(w + chunk * (long long)n * n) : nullptr;
-    int *wpiv = reinterpret_cast<int *>(reinterpret_cast<char *>(w + chunk * (long long)n * n) +
-                                        chunk * pointers * sizeof(void *));
+    if (smallla_status_t s = ws.allocate(ctx, routine, mat_bytes + ptr_bytes + (size_t)chunk * n * sizeof(int));
+        s != SMALLLA_SUCCESS)
+        return s;
+    char *const bytes = static_cast<char *>(ws.ptr);
+    T *w = reinterpret_cast<T *>(bytes);
+    void **arrays = pointers ? reinterpret_cast<void **>(bytes + mat_bytes) : nullptr;
+    int *wpiv = reinterpret_cast<int *>(bytes + mat_bytes + ptr_bytes);
     const batch_ref<const T> a = make_batch_ref(A);
     for (long long first = 0; first < batch; first += chunk) {
         const int count = (int)std::min<long long>(chunk, batch - first);

@@ -44,10 +44,9 @@ struct scratch {
     ~scratch();
 };
 
-// From this order up (and up to cuda_kernels::blocked_max_n for the factorization) the blocked path serves
-// n > 32. SMALLLA_CUDA_BLOCKED_MIN_N in the environment overrides it (read once; for the benchmarks).
-constexpr int blocked_min_n_default = 33;
-int blocked_min_n();
+// SMALLLA_CUDA_BLOCKED_MIN_N from the environment (read once; a knob for the benchmarks' crossover
+// measurements): when set (> 0), the order from which every routine takes the blocked path; 0 when unset.
+int blocked_min_n_override();
 
 }  // namespace cuda
 }  // namespace smallla

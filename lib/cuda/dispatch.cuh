@@ -1,8 +1,9 @@
 // The CUDA backend's dispatch: the ONE place that knows the CUDA crossovers.
 //   n <= 32 (cuda_kernels::register_max_n): register-resident kernels, one template instance per order
-//   (getri of double complex: n <= 24);
-//   n > 32 from blocked_min_n() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
-//   cuBLAS's batched GEMM (getrf, matinv: up to blocked_max_n = 512) and TRSM (getri: any n);
+//   (getri of double complex: n <= 24); in their launchers, the smallest orders take the thread-per-matrix
+//   kernels (lu_thread.cuh) for getrf, matinv and getrs;
+//   n > 32 from blocked_from() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
+//   cuBLAS's batched GEMM (getrf and so getrf+getrs, matinv: up to blocked_max_n = 512; getri: any n);
 //   other n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
 //   otherwise (lu_general.cuh).
 // dispatch_{s,d,c,z}.cu instantiate it once per precision. Work goes on the handle's stream; nothing here
@@ -49,11 +50,27 @@ inline bool general_launch_config(context &ctx, Kernel kernel, int n, bool &in_s
     return true;
 }
 
+// From which order the blocked path serves a routine (up to blocked_max_n for getrf and matinv), measured on
+// the H100 (perf/NOTES.md): the factorization wins from 33 on (1.2-18x the one-block kernel); the blocked
+// inverse only once its rank-nb GEMM updates amortize, which for the fused matinv and for getri happens
+// between n = 64 and 192 depending on the precision.
+enum class blocked_routine { getrf, getri, matinv };
+template <class T> int blocked_from(blocked_routine r) {
+    if (const int n = blocked_min_n_override(); n > 0) return n;
+    constexpr bool cplx = scalar_traits<T>::is_complex, dbl = sizeof(real_t<T>) == 8;
+    switch (r) {
+    case blocked_routine::getrf: return register_max_n + 1;
+    case blocked_routine::matinv: return cplx ? (dbl ? 80 : 96) : 112;
+    case blocked_routine::getri: return cplx ? (dbl ? 80 : 112) : (dbl ? 112 : 160);
+    }
+    return register_max_n + 1;
+}
+
 template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) {
     clear_stale_error();
     if (a.n <= register_max_n) {
         with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (a.n >= blocked_min_n() && a.n <= blocked_max_n) {
+    } else if (a.n >= blocked_from<T>(blocked_routine::getrf) && a.n <= blocked_max_n) {
         return getrf_blocked<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
     } else {
         bool in_shared;
@@ -77,7 +94,7 @@ template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) 
     clear_stale_error();
     if (getri_registers_serve<T>(a.n)) {
         with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (a.n > register_max_n && a.n >= blocked_min_n()) {
+    } else if (a.n > register_max_n && a.n >= blocked_from<T>(blocked_routine::getri)) {
         return getri_blocked<T>(ctx, "getri", a.n, a.A, a.ipiv, a.C, a.info, a.batch);
     } else {
         bool in_shared;
@@ -93,7 +110,7 @@ template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a
     clear_stale_error();
     if (a.n <= register_max_n) {
         with_register_order(a.n, [&](auto N) { launch_matinv_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (a.n >= blocked_min_n() && a.n <= blocked_max_n) {
+    } else if (a.n >= blocked_from<T>(blocked_routine::matinv) && a.n <= blocked_max_n) {
         return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
     } else {
         bool in_shared;

@@ -1,7 +1,7 @@
 // smallla-check-cuda: a standalone correctness sweep of the CUDA backend against the host backend, through
 // the public API only. For every routine, precision and order in the sweep it runs both backends on the
-// same inputs (strided with gaps, and pointer arrays) and checks: info equal; ipiv equal; LAPACK's test
-// ratios below 30 (||PA - LU||_1 / (n ||A||_1 eps), ||A C - I||_1 / (n ||A||_1 ||C||_1 eps),
+// same inputs (strided with gaps, pointer arrays, and packed strided batches for n <= 16) and checks:
+// info equal; ipiv equal; LAPACK's test ratios below 30 (||PA - LU||_1 / (n ||A||_1 eps), ||A C - I||_1 / (n ||A||_1 ||C||_1 eps),
 // ||B - op(A) X||_1 / (||A||_1 ||X||_1 n eps)); every element outside the matrices untouched. Inputs include
 // random matrices, exact pivot ties, a zero column (info > 0) and NaN. Prints one line per failure and a
 // summary; exit status 0 only when everything passed, 77 when there is no CUDA device (skipped).
@@ -395,7 +395,7 @@ int main(int argc, char **argv) {
     }
     std::vector<int> orders;
     for (int n = 1; n <= 40; ++n) orders.push_back(n);
-    for (int n : {48, 64, 65, 100, 128}) orders.push_back(n);
+    for (int n : {48, 64, 65, 96, 100, 128, 160, 200}) orders.push_back(n);
     if (argc > 1) {  // optional: a list of orders
         orders.clear();
         for (int i = 1; i < argc; ++i) orders.push_back(std::atoi(argv[i]));

@@ -10,7 +10,8 @@
 // gbs counts the bytes an op must move at least (each matrix read once and written once; getrs reads the
 // factors again, and its right-hand sides); frac_copy = gbs / the copy's bandwidth (bytes read + written per
 // second by cudaMemcpyAsync of the batch's matrices). gflops uses LAPACK Working Note 41's counts (complex:
-// 4x the real count). vendor_ms is empty where cuBLAS has no such routine (matinvBatched: n <= 32).
+// 4x the real count). vendor: the cuBLAS batched routine, for matinv beyond n = 32 (where matinvBatched
+// stops) cuBLAS's getrfBatched + getriBatched, timed together.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -262,6 +263,11 @@ template <class C> void run(const options &o, int n) {
             if (o.vendor && n <= 32) {
                 reset_A();
                 vms = median_ms(o.reps, [] {}, [&] { CB(P::v_matinv(n, (C **)pa, (C **)pc, info, b)); });
+            } else if (o.vendor) {  // no matinvBatched beyond 32: cuBLAS's equivalent is getrf + getri
+                vms = median_ms(o.reps, reset_A, [&] {
+                    CB(P::v_getrf(n, (C **)pa, vpiv, info, b));
+                    CB(P::v_getri(n, (C **)pa, vpiv, (C **)pc, info, b));
+                });
             }
         } else if (op == "getri") {
             reset_A();
