@@ -75,7 +75,51 @@ __device__ __forceinline__ int lazy_pivot_step(unsigned mask, T akk, int k, int 
 
 // ---- getrf ---------------------------------------------------------------------------------------------------
 // One group's matrix: read from m (leading dimension ld), factored, written back to m.
-template <class T, int N, int Warps>
+// The steps k in [S, S + W) of getrf_group's elimination with k a run-time value ("rolled"): the loop over
+// k is not unrolled, so the code is one body per segment of W steps instead of one per step (the fully
+// unrolled double complex n = 32 kernel is ~170 KB of SASS and stalls on instruction fetch, NOTES.md). Each
+// step touches the columns j >= S, all with compile-time indices: a[k] is selected and written back by
+// predicates, the columns S <= j < k are predicated off. Same arithmetic, same order as the unrolled steps.
+template <int S, int W, class T, int N, int Warps>
+__device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps> &at, T (&a)[N], bool pivoting, int &pos,
+                                                   int &my_piv, int &inf, T (&bcast)[2][N]) {
+    if constexpr (S < N) {
+        constexpr int E = S + W < N ? S + W : N;
+#pragma unroll 1
+        for (int k = S; k < E; ++k) {
+            T akk = a[S];
+#pragma unroll
+            for (int j = S + 1; j < E; ++j)
+                if (j == k) akk = a[j];
+            bool is_piv = at.i == k;
+            int ppos = k;
+            if (pivoting) ppos = lazy_pivot_step<T, N>(at.mask, akk, k, pos, is_piv);
+            if (at.i == k) my_piv = ppos;
+            T *buf = bcast[k & 1];
+            if (is_piv) {
+#pragma unroll
+                for (int j = S; j < N; ++j)
+                    if (j >= k) buf[j] = a[j];
+            }
+            __syncwarp(at.mask);
+            const pivot_scaler<T> s(buf[k]);
+            if (s.zero && inf == 0) inf = k + 1;
+            if (pos > k) {
+                const T l = s.multiplier(akk);
+#pragma unroll
+                for (int j = S; j < N; ++j) {
+                    if (j == k) a[j] = l;
+                    else if (j > k) a[j] -= l * buf[j];
+                }
+            }
+        }
+        getrf_steps_rolled<E, W>(at, a, pivoting, pos, my_piv, inf, bcast);
+    }
+}
+// Segments of 8 steps: the code shrinks ~6x at n = 32 while predicated-off columns waste ~1/4 of the updates.
+constexpr int rolled_segment = 8;
+
+template <class T, int N, int Warps, bool Rolled>
 __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
                                             T (&bcast)[2][N]) {
     T a[N];
@@ -84,25 +128,29 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 
     const bool pivoting = piv != nullptr;
     int pos = at.i, my_piv = at.i, inf = 0;
+    if constexpr (Rolled) {
+        getrf_steps_rolled<0, rolled_segment>(at, a, pivoting, pos, my_piv, inf, bcast);
+    } else {
 #pragma unroll
-    for (int k = 0; k < N; ++k) {
-        bool is_piv = at.i == k;
-        int ppos = k;
-        if (pivoting) ppos = lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
-        if (at.i == k) my_piv = ppos;
-        T *buf = bcast[k & 1];
-        if (is_piv) {
+        for (int k = 0; k < N; ++k) {
+            bool is_piv = at.i == k;
+            int ppos = k;
+            if (pivoting) ppos = lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
+            if (at.i == k) my_piv = ppos;
+            T *buf = bcast[k & 1];
+            if (is_piv) {
 #pragma unroll
-            for (int j = k; j < N; ++j) buf[j] = a[j];
-        }
-        __syncwarp(at.mask);
-        const pivot_scaler<T> s(buf[k]);
-        if (s.zero && inf == 0) inf = k + 1;
-        if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
-            const T l = s.multiplier(a[k]);
-            a[k] = l;
+                for (int j = k; j < N; ++j) buf[j] = a[j];
+            }
+            __syncwarp(at.mask);
+            const pivot_scaler<T> s(buf[k]);
+            if (s.zero && inf == 0) inf = k + 1;
+            if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
+                const T l = s.multiplier(a[k]);
+                a[k] = l;
 #pragma unroll
-            for (int j = k + 1; j < N; ++j) a[j] -= l * buf[j];
+                for (int j = k + 1; j < N; ++j) a[j] -= l * buf[j];
+            }
         }
     }
 #pragma unroll
@@ -111,7 +159,7 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
     if (at.i == 0) *info = inf;
 }
 
-template <class T, int N, int Warps>
+template <class T, int N, int Warps, bool Rolled>
 __global__ void __launch_bounds__(Warps * 32)
 getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
@@ -128,8 +176,8 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
     }
     if (at.valid) {
         T *m = use_tile ? tile + (at.warp * G + at.g) * N * N : A[at.b];
-        getrf_group<T, N, Warps>(at, m, use_tile ? N : A.ld, P.base ? P[at.b] : nullptr, info + at.b,
-                                 bcast[at.warp][at.g]);
+        getrf_group<T, N, Warps, Rolled>(at, m, use_tile ? N : A.ld, P.base ? P[at.b] : nullptr, info + at.b,
+                                         bcast[at.warp][at.g]);
     }
     if (use_tile) {
         __syncthreads();
@@ -143,7 +191,7 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
 // forms it, then a(i,j) -= multiplier * pivot row), so pivots and info are getrf's. After the sweep of the
 // pivot (r_k, k) for every k, the row that was pivot at step k holds row k of inv(A) with its column k'
 // belonging to column r_k' of inv(A).
-template <class T, int N, int Warps>
+template <class T, int N, int Warps, bool Rolled>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, const T *m, long long lda, T *c,
                                              long long ldc, int *info, T (&bcast)[2][N]) {
 
@@ -156,32 +204,69 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
     for (int q = 0; q < packs; ++q) rows_of_step[q] = 0;
     int pos = at.i, my_step = 0, inf = 0;
+    if constexpr (Rolled) {
+        // The same sweep with k a run-time value (see getrf_steps_rolled): every step touches every column
+        // anyway, so only a[k]'s select and write-back are added, and the code is one step's body.
+#pragma unroll 1
+        for (int k = 0; k < N; ++k) {
+            T akk = a[0];
 #pragma unroll
-    for (int k = 0; k < N; ++k) {
-        bool is_piv;
-        lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
-        const unsigned ballot = __ballot_sync(at.mask, is_piv);
-        rows_of_step[k / 4] |= (unsigned)(__ffs(ballot) - 1 - at.base_lane) << (8 * (k % 4));
-        T *buf = bcast[k & 1];
-        if (is_piv) {
-            my_step = k;
+            for (int j = 1; j < N; ++j)
+                if (j == k) akk = a[j];
+            bool is_piv;
+            lazy_pivot_step<T, N>(at.mask, akk, k, pos, is_piv);
+            const unsigned ballot = __ballot_sync(at.mask, is_piv);
+            const unsigned row = (unsigned)(__ffs(ballot) - 1 - at.base_lane) << (8 * (k % 4));
 #pragma unroll
-            for (int j = 0; j < N; ++j) buf[j] = a[j];
+            for (int q = 0; q < packs; ++q)
+                if (q == k / 4) rows_of_step[q] |= row;
+            T *buf = bcast[k & 1];
+            if (is_piv) {
+                my_step = k;
+#pragma unroll
+                for (int j = 0; j < N; ++j) buf[j] = a[j];
+            }
+            __syncwarp(at.mask);
+            const pivot_scaler<T> sc(buf[k]);
+            if (sc.zero && inf == 0) inf = k + 1;
+            if (is_piv) {
+                const T r = sc.divide(T(real_t<T>(1)));
+#pragma unroll
+                for (int j = 0; j < N; ++j) a[j] = j == k ? r : -sc.divide(a[j]);
+            } else {
+                const T l = sc.divide(akk);
+#pragma unroll
+                for (int j = 0; j < N; ++j) a[j] = j == k ? l : a[j] - l * buf[j];
+            }
         }
-        __syncwarp(at.mask);
-        const pivot_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
-        if (sc.zero && inf == 0) inf = k + 1;
-        if (is_piv) {
+    } else {
 #pragma unroll
-            for (int j = 0; j < N; ++j)
-                if (j != k) a[j] = -sc.divide(a[j]);
-            a[k] = sc.divide(T(real_t<T>(1)));
-        } else {
-            const T l = sc.divide(a[k]);
+        for (int k = 0; k < N; ++k) {
+            bool is_piv;
+            lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
+            const unsigned ballot = __ballot_sync(at.mask, is_piv);
+            rows_of_step[k / 4] |= (unsigned)(__ffs(ballot) - 1 - at.base_lane) << (8 * (k % 4));
+            T *buf = bcast[k & 1];
+            if (is_piv) {
+                my_step = k;
 #pragma unroll
-            for (int j = 0; j < N; ++j)
-                if (j != k) a[j] -= l * buf[j];
-            a[k] = l;
+                for (int j = 0; j < N; ++j) buf[j] = a[j];
+            }
+            __syncwarp(at.mask);
+            const pivot_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
+            if (sc.zero && inf == 0) inf = k + 1;
+            if (is_piv) {
+#pragma unroll
+                for (int j = 0; j < N; ++j)
+                    if (j != k) a[j] = -sc.divide(a[j]);
+                a[k] = sc.divide(T(real_t<T>(1)));
+            } else {
+                const T l = sc.divide(a[k]);
+#pragma unroll
+                for (int j = 0; j < N; ++j)
+                    if (j != k) a[j] -= l * buf[j];
+                a[k] = l;
+            }
         }
     }
 #pragma unroll
@@ -192,7 +277,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
     if (at.i == 0) *info = inf;
 }
 
-template <class T, int N, int Warps>
+template <class T, int N, int Warps, bool Rolled>
 __global__ void __launch_bounds__(Warps * 32)
 matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
@@ -209,8 +294,8 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
     }
     if (at.valid) {
         T *t = tile + (at.warp * G + at.g) * N * N;
-        matinv_group<T, N, Warps>(at, use_tile ? t : A[at.b], use_tile ? N : A.ld, use_tile ? t : C[at.b],
-                                  use_tile ? N : C.ld, info + at.b, bcast[at.warp][at.g]);
+        matinv_group<T, N, Warps, Rolled>(at, use_tile ? t : A[at.b], use_tile ? N : A.ld, use_tile ? t : C[at.b],
+                                          use_tile ? N : C.ld, info + at.b, bcast[at.warp][at.g]);
     }
     if (use_tile) {
         __syncthreads();
@@ -424,6 +509,16 @@ template <int Warps> inline unsigned thread_blocks_for(int batch) {
     return (unsigned)((batch + Warps * 32 - 1) / (Warps * 32));
 }
 
+// Whether getrf and matinv run their elimination rolled (getrf_steps_rolled): by default for the complex
+// types from n = 17, where the unrolled kernels outgrow the instruction cache; SMALLLA_CUDA_ROLLED=0/1 forces
+// it off/on for n > rolled_segment (a knob for the benchmarks).
+template <class T, int N> inline bool rolled_elimination() {
+    if (N <= rolled_segment) return false;
+    const int forced = rolled_override();
+    if (forced >= 0) return forced == 1;
+    return scalar_traits<T>::is_complex && N >= 17;
+}
+
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
         if (thread_per_matrix_serves<T, N>()) {
@@ -435,7 +530,14 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
     }
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
-    getrf_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+    if constexpr (N > rolled_segment) {
+        if (rolled_elimination<T, N>()) {
+            getrf_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
+            return;
+        }
+    }
+    getrf_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
         make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
 }
 template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, cudaStream_t stream) {
@@ -450,7 +552,14 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
     }
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
-    matinv_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+    if constexpr (N > rolled_segment) {
+        if (rolled_elimination<T, N>()) {
+            matinv_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
+            return;
+        }
+    }
+    matinv_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
         make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
 }
 template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cudaStream_t stream) {

@@ -33,6 +33,11 @@ bool staging_allowed();
 constexpr int thread_per_matrix_max_n_default = 32;
 int thread_per_matrix_max_n();
 
+// SMALLLA_CUDA_ROLLED from the environment: 1 or 0 forces the rolled elimination of the lane-per-row getrf and
+// matinv on or off (lu_registers.cuh, rolled_elimination), -1 when unset (read once; for the benchmarks).
+// Defined in backend.cpp.
+int rolled_override();
+
 // The orders instantiated, in two halves per precision (the second half is the expensive one to compile).
 #define SMALLLA_ORDERS_1_16(M, T)                                                                               \
     M(T, 1) M(T, 2) M(T, 3) M(T, 4) M(T, 5) M(T, 6) M(T, 7) M(T, 8) M(T, 9) M(T, 10) M(T, 11) M(T, 12) M(T, 13) \

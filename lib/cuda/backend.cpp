@@ -149,6 +149,15 @@ bool staging_allowed() {
     return allowed;
 }
 
+int rolled_override() {
+    static const int forced = [] {
+        const char *v = std::getenv("SMALLLA_CUDA_ROLLED");
+        if (v == nullptr) return -1;
+        return std::strcmp(v, "1") == 0 ? 1 : (std::strcmp(v, "0") == 0 ? 0 : -1);
+    }();
+    return forced;
+}
+
 int thread_per_matrix_max_n() {
     static const int n = [] {
         const char *v = std::getenv("SMALLLA_CUDA_THREAD_MAX_N");
