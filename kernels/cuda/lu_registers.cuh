@@ -509,14 +509,18 @@ template <int Warps> inline unsigned thread_blocks_for(int batch) {
     return (unsigned)((batch + Warps * 32 - 1) / (Warps * 32));
 }
 
-// Whether getrf and matinv run their elimination rolled (getrf_steps_rolled): by default for the complex
-// types from n = 17, where the unrolled kernels outgrow the instruction cache; SMALLLA_CUDA_ROLLED=0/1 forces
-// it off/on for n > rolled_segment (a knob for the benchmarks).
-template <class T, int N> inline bool rolled_elimination() {
+// Whether getrf (Matinv false) or matinv (true) runs its elimination rolled (getrf_steps_rolled). Measured on
+// the H100 for n = 9..32 (perf/NOTES.md): rolled loses everywhere (0.4-0.8x) except where the unrolled code
+// outgrows the instruction cache: double complex getrf from n = 30 (0.28-0.30 of copy vs 0.18-0.24), double
+// complex matinv from 24 and single complex matinv from 27 (0.14-0.17 vs 0.10-0.14). SMALLLA_CUDA_ROLLED=0/1
+// forces it off/on for every n > rolled_segment (a knob for the benchmarks).
+template <class T, int N, bool Matinv> inline bool rolled_elimination() {
     if (N <= rolled_segment) return false;
     const int forced = rolled_override();
     if (forced >= 0) return forced == 1;
-    return scalar_traits<T>::is_complex && N >= 17;
+    if (!scalar_traits<T>::is_complex) return false;
+    if (sizeof(T) == 16) return N >= (Matinv ? 24 : 30);
+    return Matinv && N >= 27;
 }
 
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
@@ -531,7 +535,7 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
     if constexpr (N > rolled_segment) {
-        if (rolled_elimination<T, N>()) {
+        if (rolled_elimination<T, N, false>()) {
             getrf_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
             return;
@@ -553,7 +557,7 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
     if constexpr (N > rolled_segment) {
-        if (rolled_elimination<T, N>()) {
+        if (rolled_elimination<T, N, true>()) {
             matinv_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
             return;

@@ -136,7 +136,9 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
             s != SMALLLA_SUCCESS)
             return s;
     }
-    getri_blocked_finish<T><<<batch, apply_threads, n * sizeof(int), stream>>>(n, a, make_pivots_ref(ipiv), c, info);
+    const size_t finish_bytes = finish_shared_bytes<T>(n);  // <= 32 KiB + 2 KiB: no opt-in needed
+    getri_blocked_finish<T><<<batch, apply_threads, finish_bytes, stream>>>(n, finish_rows<T>(n), a,
+                                                                            make_pivots_ref(ipiv), c, info);
     return check_launch(ctx, routine);
 }
 

@@ -3,7 +3,7 @@
 //   (getri of double complex: n <= 24); in their launchers, the smallest orders take the thread-per-matrix
 //   kernels (lu_thread.cuh) for getrf, matinv and getrs;
 //   n > 32 from blocked_from() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
-//   cuBLAS's batched GEMM (getrf and so getrf+getrs, matinv: up to blocked_max_n = 512; getri: any n);
+//   cuBLAS's batched GEMM (getrf and so getrf+getrs, getri, matinv: up to blocked_max_n = 512);
 //   other n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
 //   otherwise (lu_general.cuh).
 // dispatch_{s,d,c,z}.cu instantiate it once per precision. Work goes on the handle's stream; nothing here
@@ -94,7 +94,7 @@ template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) 
     clear_stale_error();
     if (getri_registers_serve<T>(a.n)) {
         with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (a.n > register_max_n && a.n >= blocked_from<T>(blocked_routine::getri)) {
+    } else if (a.n > register_max_n && a.n >= blocked_from<T>(blocked_routine::getri) && a.n <= blocked_max_n) {
         return getri_blocked<T>(ctx, "getri", a.n, a.A, a.ipiv, a.C, a.info, a.batch);
     } else {
         bool in_shared;
