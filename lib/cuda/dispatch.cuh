@@ -50,18 +50,17 @@ inline bool general_launch_config(context &ctx, Kernel kernel, int n, bool &in_s
     return true;
 }
 
-// From which order the blocked path serves a routine (up to blocked_max_n for getrf and matinv), measured on
-// the H100 (perf/NOTES.md): the factorization wins from 33 on (1.2-18x the one-block kernel); the blocked
-// inverse only once its rank-nb GEMM updates amortize, which for the fused matinv and for getri happens
-// between n = 64 and 192 depending on the precision.
+// From which order the blocked path serves a routine (up to blocked_max_n), measured on the H100 against the
+// one-block kernel on the same data (perf/NOTES.md, run 5): the factorization wins from 33 on (1.2-18x); the
+// blocked inverses from 33 (s), 40 (matinv d/c/z, getri d), 48 (getri c) and 64 (getri z).
 enum class blocked_routine { getrf, getri, matinv };
 template <class T> int blocked_from(blocked_routine r) {
     if (const int n = blocked_min_n_override(); n > 0) return n;
     constexpr bool cplx = scalar_traits<T>::is_complex, dbl = sizeof(real_t<T>) == 8;
     switch (r) {
     case blocked_routine::getrf: return register_max_n + 1;
-    case blocked_routine::matinv: return cplx ? (dbl ? 80 : 96) : 112;
-    case blocked_routine::getri: return cplx ? (dbl ? 80 : 112) : (dbl ? 112 : 160);
+    case blocked_routine::matinv: return !cplx && !dbl ? 33 : 40;
+    case blocked_routine::getri: return cplx ? (dbl ? 64 : 48) : (dbl ? 40 : 33);
     }
     return register_max_n + 1;
 }
