@@ -126,18 +126,23 @@ template <class T, int N> __device__ __forceinline__ int pivot_row(const T (&a)[
     return p;
 }
 
-// Rows k and p (p >= k, a run-time value) exchanged by predicated moves.
+// x and y exchanged when s, by predicated moves (no branch, no run-time register index).
+template <class V> __device__ __forceinline__ void exchange_if(bool s, V &x, V &y) {
+    const V t = x;
+    x = s ? y : t;
+    y = s ? t : y;
+}
+// Entries k and p (p >= k, a run-time value) of x exchanged.
+template <class V, int N> __device__ __forceinline__ void exchange_entries(V (&x)[N], int k, int p) {
+#pragma unroll
+    for (int i = k + 1; i < N; ++i) exchange_if(p == i, x[k], x[i]);
+}
+// Rows k and p (p >= k, a run-time value) exchanged.
 template <class T, int N, int C> __device__ __forceinline__ void swap_rows(T (&a)[N][C], int k, int p) {
 #pragma unroll
-    for (int i = k + 1; i < N; ++i) {
-        const bool s = p == i;
+    for (int i = k + 1; i < N; ++i)
 #pragma unroll
-        for (int j = 0; j < C; ++j) {
-            const T top = a[k][j], here = a[i][j];
-            a[k][j] = s ? here : top;
-            a[i][j] = s ? top : here;
-        }
-    }
+        for (int j = 0; j < C; ++j) exchange_if(p == i, a[k][j], a[i][j]);
 }
 
 // ---- getrf ---------------------------------------------------------------------------------------------------
@@ -207,13 +212,7 @@ matinv_thread_per_matrix(batch_ref<const T> A, batch_ref<T> C, int *info, int ba
         for (int k = 0; k < N; ++k) {
             const int p = pivot_row<T, N>(a, k);
             swap_rows<T, N, N>(a, k, p);
-#pragma unroll
-            for (int i = k + 1; i < N; ++i) {
-                const bool s = p == i;
-                const int top = orig[k], here = orig[i];
-                orig[k] = s ? here : top;
-                orig[i] = s ? top : here;
-            }
+            exchange_entries(orig, k, p);
             const pivot_scaler<T> sc(a[k][k]);  // a zero pivot gives Inf/NaN here, never a trap
             if (sc.zero && inf == 0) inf = k + 1;
 #pragma unroll
@@ -266,15 +265,7 @@ getrs_thread_per_matrix(smallla_operation_t trans, int nrhs, batch_ref<const T> 
     auto solve = [&](T(&x)[N]) {
         if (notrans) {
 #pragma unroll
-            for (int k = 0; k < N; ++k) {  // x = P b, LAPACK's forward order
-#pragma unroll
-                for (int i = k + 1; i < N; ++i) {
-                    const bool s = piv[k] == i;
-                    const T top = x[k], here = x[i];
-                    x[k] = s ? here : top;
-                    x[i] = s ? top : here;
-                }
-            }
+            for (int k = 0; k < N; ++k) exchange_entries(x, k, piv[k]);  // x = P b, LAPACK's forward order
 #pragma unroll
             for (int j = 0; j < N; ++j)
 #pragma unroll
@@ -297,15 +288,7 @@ getrs_thread_per_matrix(smallla_operation_t trans, int nrhs, batch_ref<const T> 
 #pragma unroll
                 for (int i = 0; i < j; ++i) x[i] -= maybe_conj(a[j][i], conjugate) * x[j];
 #pragma unroll
-            for (int k = N - 1; k >= 0; --k) {  // x = P^T z, reverse order
-#pragma unroll
-                for (int i = k + 1; i < N; ++i) {
-                    const bool s = piv[k] == i;
-                    const T top = x[k], here = x[i];
-                    x[k] = s ? here : top;
-                    x[i] = s ? top : here;
-                }
-            }
+            for (int k = N - 1; k >= 0; --k) exchange_entries(x, k, piv[k]);  // x = P^T z, reverse order
         }
     };
 
