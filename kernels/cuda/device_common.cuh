@@ -33,15 +33,6 @@ template <class I> struct pivots_ref {
 };
 template <class I> inline pivots_ref<I> make_pivots_ref(const pivot_batch<I> &p) { return {p.base, p.stride}; }
 
-// |x| as getf2 measures the pivot before choosing between the reciprocal and the division (the modulus for
-// complex). Only compared with sfmin, so the cheap max(|re|, |im|) decides unless it is below sfmin.
-template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(R x) { return fabs(x) >= sfmin<R>(); }
-template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(complex<R> x) {
-    const R m = fmax(fabs(x.re), fabs(x.im));
-    if (m >= sfmin<R>()) return true;
-    return hypot(x.re, x.im) >= sfmin<R>();
-}
-
 __device__ __forceinline__ float max_abs_part(float x) { return fabsf(x); }
 __device__ __forceinline__ double max_abs_part(double x) { return fabs(x); }
 template <class R> __device__ __forceinline__ R max_abs_part(complex<R> x) { return fmax(fabs(x.re), fabs(x.im)); }
@@ -106,9 +97,16 @@ __device__ __forceinline__ float reciprocal(float x) { return 1.0f / x; }
 __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 
 // Division by a pivot without a division in the inner loops: x / p is computed as (x * s) * (1 / (p * s))
-// with s a power of two that brings |p| near 1 when |p| < sfmin (getf2 divides in that case because 1/p would
-// overflow), and s = 1 otherwise, where this is exactly getf2's "times the reciprocal". One division per
-// pivot instead of one per entry keeps the unrolled kernels small.
+// with s = 1 when |p| >= sfmin, where this is exactly getf2's "times the reciprocal", and s a fixed power of
+// two otherwise (getf2 divides there, because 1/p would overflow): 2^64 (float) or 2^600 (double) bring
+// every subnormal p into the normal range with 1/(p s) finite, and overflow s x only where getf2's x / p
+// overflows too. One division per pivot instead of one per entry keeps the unrolled kernels small, and the
+// choice of s is a select, not a branch (branches per step were the register kernels' first stall reason).
+// For complex p the test is on max(|Re|, |Im|): where it and the modulus disagree, both scalings are exact
+// up to rounding.
+template <class R> __device__ __forceinline__ R tiny_pivot_scale();
+template <> __device__ __forceinline__ float tiny_pivot_scale<float>() { return 0x1p64f; }
+template <> __device__ __forceinline__ double tiny_pivot_scale<double>() { return 0x1p600; }
 template <class T> struct pivot_scaler {
     using R = real_t<T>;
     R s;
@@ -117,12 +115,7 @@ template <class T> struct pivot_scaler {
     pivot_scaler() = default;
     __device__ __forceinline__ explicit pivot_scaler(T p) {
         zero = is_zero(p);
-        s = R(1);
-        if (!zero && !modulus_at_least_sfmin(p)) {
-            int e;
-            frexp(max_abs_part(p), &e);
-            s = ldexp(R(1), -e);
-        }
+        s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
         recip = reciprocal(s * p);
     }
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }
