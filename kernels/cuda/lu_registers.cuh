@@ -12,8 +12,6 @@
 // Only definitions live here; lu_registers_*.cu instantiate them per precision and order range.
 #pragma once
 
-#include <utility>
-
 #include "device_common.cuh"
 #include "lu_registers.hpp"
 #include "lu_thread.cuh"
@@ -187,311 +185,18 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
     }
 }
 
-// ---- several rows per lane ------------------------------------------------------------------------------------
-// The same lane-per-row design with R rows per lane: lane l of a group holds rows l, l + L, ..., l + (R-1) L of
-// its matrix (L = ceil(N / R) lanes per matrix, 32 / L matrices per warp). Measured cause (ncu, H100): with one
-// row per lane the kernels for 10 <= n <= 31 are bound by instruction issue and per-step latency (s n = 17:
-// 83% of issue slots busy at 0.42 of the copy bandwidth), and most instructions of a step - the pivot
-// reductions, the reciprocal, the pivot-row broadcast, the branches - are paid once per step for one matrix
-// per warp (n = 17 leaves 15 lanes idle). With R rows per lane a warp factors several matrices with the same
-// step overhead, and each broadcast pivot-row element feeds R rows. Each row sees exactly the arithmetic of
-// the one-row kernels, so the results are bitwise the same whatever R is.
-template <int N, int R> struct row_layout {
-    static constexpr int lanes = (N + R - 1) / R;  // L, lanes per matrix
-    static constexpr int per_warp = 32 / lanes;    // matrices per warp
-    static constexpr unsigned mask = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1u);
-};
-template <int N, int R, int Warps> struct rows_place {
-    static constexpr int L = row_layout<N, R>::lanes;
-    int warp, g, l, base_lane;
-    unsigned mask;
-    long long b;
-    bool valid;
-    __device__ __forceinline__ rows_place(int batch) {
-        const int lane = threadIdx.x & 31;
-        warp = threadIdx.x >> 5;
-        g = lane / L;
-        l = lane - g * L;
-        base_lane = g * L;
-        mask = row_layout<N, R>::mask << base_lane;
-        b = ((long long)blockIdx.x * Warps + warp) * row_layout<N, R>::per_warp + g;
-        valid = g < row_layout<N, R>::per_warp && b < batch;
-    }
-    __device__ __forceinline__ int row(int r) const { return l + r * L; }
-};
-
-// The pivot-row broadcast in 16-byte pieces: a row of the buffer is padded to a multiple of 16 bytes and
-// aligned, so the pivot lane stores and every lane loads it with 128-bit shared-memory accesses (a quarter of
-// the instructions of element-wise accesses for float).
-#ifndef SMALLLA_BCAST_PIECE_BYTES
-#define SMALLLA_BCAST_PIECE_BYTES 16
-#endif
-template <class T> constexpr int per_piece() {
-    return sizeof(T) >= SMALLLA_BCAST_PIECE_BYTES ? 1 : (int)(SMALLLA_BCAST_PIECE_BYTES / sizeof(T));
-}
-template <class T, int N> constexpr int padded_row() { return (N + per_piece<T>() - 1) / per_piece<T>() * per_piece<T>(); }
-template <class T> struct alignas(sizeof(T) * per_piece<T>()) piece {
-    T e[per_piece<T>()];
-};
-// Entries from..N-1 of row into buf (the whole pieces that hold them; padding entries are zero).
-template <class T, int N> __device__ __forceinline__ void put_row(T *buf, const T (&row)[N], int from) {
-    constexpr int V = per_piece<T>();
-#pragma unroll
-    for (int c = from / V; c < (N + V - 1) / V; ++c) {
-        piece<T> x;
-#pragma unroll
-        for (int e = 0; e < V; ++e) x.e[e] = c * V + e < N ? row[c * V + e] : T(real_t<T>(0));
-        *reinterpret_cast<piece<T> *>(buf + c * V) = x;
-    }
-}
-// Entries from..N-1 of buf into row (entries below from are left alone).
-template <class T, int N, int NP> __device__ __forceinline__ void get_row(T (&row)[NP], const T *buf, int from) {
-    constexpr int V = per_piece<T>();
-#pragma unroll
-    for (int c = from / V; c < NP / V; ++c) {
-        const piece<T> x = *reinterpret_cast<const piece<T> *>(buf + c * V);
-#pragma unroll
-        for (int e = 0; e < V; ++e) row[c * V + e] = x.e[e];
-    }
-}
-
-// The pivot row (entries from..N-1) of a lane that holds it among its R rows, by predicated stores.
-template <class T, int N, int R>
-__device__ __forceinline__ void put_pivot_row(T *buf, const T (&a)[R][N], const bool (&is_piv)[R], int from) {
-    constexpr int V = per_piece<T>();
-#pragma unroll
-    for (int r = 0; r < R; ++r) {  // row by row: one predicated block per row
-#pragma unroll
-        for (int c = from / V; c < (N + V - 1) / V; ++c) {
-            piece<T> x;
-#pragma unroll
-            for (int e = 0; e < V; ++e) x.e[e] = c * V + e < N ? a[r][c * V + e] : T(real_t<T>(0));
-            if (is_piv[r]) *reinterpret_cast<piece<T> *>(buf + c * V) = x;
-        }
-    }
-}
-
-// LAPACK's IxAMAX over the candidate rows of a group (select_pivot) when each lane holds R rows: the lane's
-// best key first, then one reduction over the lanes; the first maximum in LAPACK's order is the smallest
-// position among the rows whose key is the maximum. Rows with pos < k (already pivot rows, or pos = -1: no
-// row) are not candidates.
-// Keys as select_pivot's, 32 bits for float and 64 for double, computed by selects (a branch here was one per
-// row and step).
-__device__ __forceinline__ unsigned pivot_key(float v, bool candidate, bool at_k) {
-    const unsigned nan_key = at_k ? 0xffffffffu : 0u;
-    const unsigned key = v != v ? nan_key : __float_as_uint(v) + 1u;
-    return candidate ? key : 0u;
-}
-__device__ __forceinline__ unsigned long long pivot_key(double v, bool candidate, bool at_k) {
-    const unsigned long long nan_key = at_k ? ~0ull : 0ull;
-    const unsigned long long key = v != v ? nan_key : (unsigned long long)__double_as_longlong(v) + 1ull;
-    return candidate ? key : 0ull;
-}
-template <class T, int N, int R>
-__device__ __forceinline__ int select_pivot_rows(unsigned mask, const T (&a)[R][N], int k, const int (&pos)[R]) {
-    using key_t = decltype(pivot_key(real_t<T>(0), false, false));
-    key_t key[R], top = 0;
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-        key[r] = pivot_key(abs1(a[r][k]), pos[r] >= k, pos[r] == k);
-        top = key[r] > top ? key[r] : top;
-    }
-    if constexpr (sizeof(key_t) == 4) {
-        top = group_max(mask, top);
-    } else {
-        const unsigned hi = group_max(mask, (unsigned)(top >> 32));
-        const unsigned lo = group_max(mask, (unsigned)(top >> 32) == hi ? (unsigned)top : 0u);
-        top = ((unsigned long long)hi << 32) | lo;
-    }
-    unsigned first = 0xffffffffu;
-#pragma unroll
-    for (int r = 0; r < R; ++r) first = key[r] == top && (unsigned)pos[r] < first ? (unsigned)pos[r] : first;
-    return (int)group_min(mask, first);
-}
-template <int R> __device__ __forceinline__ void lazy_swap_rows(int (&pos)[R], bool (&is_piv)[R], int k, int ppos) {
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-        is_piv[r] = pos[r] == ppos;
-        if (is_piv[r]) pos[r] = k;
-        else if (pos[r] == k) pos[r] = ppos;
-    }
-}
-
-// One matrix's state in a lane: its R rows, their positions in LAPACK's order (-1: no such row), and per row
-// what the store needs.
-template <class T, int N, int R> struct rows_state {
-    T a[R][N];
-    int pos[R];
-    int tag[R];  // getrf: the pivot of the step whose row this is; matinv: the step where this row was pivot
-    int inf;
-};
-// The step index is a template argument (steps are expanded by a fold over an index sequence), so every
-// register index is a compile-time constant whatever the compiler's unrolling heuristics decide: with
-// "#pragma unroll" the step loop of these kernels was sometimes left rolled, the rows in local memory (7x
-// slower, measured).
-template <int K, class T, int N, int R, int Warps>
-__device__ __forceinline__ void getrf_rows_step(const rows_place<N, R, Warps> &at, rows_state<T, N, R> &st,
-                                                bool pivoting, T (&bcast)[2][padded_row<T, N>()]) {
-    constexpr int L = row_layout<N, R>::lanes, NP = padded_row<T, N>();
-    const int ppos = pivoting ? select_pivot_rows<T, N, R>(at.mask, st.a, K, st.pos) : K;
-    bool is_piv[R];
-    lazy_swap_rows<R>(st.pos, is_piv, K, ppos);
-    if (at.l == K % L) st.tag[K / L] = ppos;  // row K records the pivot of step K
-    T *buf = bcast[K & 1];
-    put_pivot_row<T, N, R>(buf, st.a, is_piv, K);
-    __syncwarp(at.mask);
-    T p[NP];
-    get_row<T, N, NP>(p, buf, K);
-    const pivot_scaler<T> s(p[K]);
-    st.inf = s.zero && st.inf == 0 ? K + 1 : st.inf;
-    // Rows below the pivot in LAPACK's order: multiplier and rank-1 update. A branch, not selects: the
-    // selected form measured 0.7-1.0x (a 64-bit select is two instructions per entry).
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-        if (st.pos[r] > K) {
-            const T l = s.multiplier(st.a[r][K]);
-            st.a[r][K] = l;
-#pragma unroll
-            for (int j = K + 1; j < N; ++j) st.a[r][j] -= l * p[j];
-        }
-    }
-}
-template <class T, int N, int R, int Warps, int... K>
-__device__ __forceinline__ void getrf_rows_steps(std::integer_sequence<int, K...>, const rows_place<N, R, Warps> &at,
-                                                 rows_state<T, N, R> &st, bool pivoting,
-                                                 T (&bcast)[2][padded_row<T, N>()]) {
-    (getrf_rows_step<K>(at, st, pivoting, bcast), ...);
-}
-template <class T, int N, int R, int Warps>
-__device__ __forceinline__ void load_rows(const rows_place<N, R, Warps> &at, rows_state<T, N, R> &st, const T *m,
-                                          long long ld) {
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-        const int i = at.row(r);
-        st.pos[r] = i < N ? i : -1;  // -1: this lane has no row r
-        st.tag[r] = 0;
-#pragma unroll
-        for (int j = 0; j < N; ++j) st.a[r][j] = i < N ? m[i + j * ld] : T(real_t<T>(0));
-    }
-    st.inf = 0;
-}
-
-template <class T, int N, int R, int Warps>
-__device__ __forceinline__ void getrf_rows_group(const rows_place<N, R, Warps> &at, T *m, long long ld, int *piv,
-                                                 int *info, T (&bcast)[2][padded_row<T, N>()]) {
-    rows_state<T, N, R> st;
-    load_rows(at, st, m, ld);
-    getrf_rows_steps(std::make_integer_sequence<int, N>{}, at, st, piv != nullptr, bcast);
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-        if (st.pos[r] >= 0) {
-#pragma unroll
-            for (int j = 0; j < N; ++j) m[st.pos[r] + j * ld] = st.a[r][j];
-            if (piv != nullptr) piv[at.row(r)] = st.tag[r] + 1;
-        }
-    }
-    if (at.l == 0) *info = st.inf;
-}
-
-template <class T, int N, int R, int Warps>
-__global__ void __launch_bounds__(Warps * 32)
-getrf_rows_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
-    __shared__ __align__(16) T bcast[Warps][row_layout<N, R>::per_warp][2][padded_row<T, N>()];
-    const rows_place<N, R, Warps> at(batch);
-    if (at.valid)
-        getrf_rows_group<T, N, R, Warps>(at, A[at.b], A.ld, P.base ? P[at.b] : nullptr, info + at.b,
-                                         bcast[at.warp][at.g]);
-}
-
-// Gauss-Jordan (matinv_group's sweep) with R rows per lane, and the pivot row's scaling deferred: at step k
-// matinv_group scales the pivot row by -1/p (and sets its entry k to 1/p), a path of its own that a warp runs
-// besides the other rows' update whenever its lanes differ. Here the pivot row is kept unscaled (u, with
-// u(k) = -1) together with its scaler, and every later step updates every row alike: for a row u with
-// scaler f, matinv_group's update a(j) -= l p(j), l = a(k) / p', is f u(j) - f (u(k) / p') p(j), so u takes
-// getf2's update with the multiplier u(k) / p'. Each row is scaled once, by -f, when it is stored. The rows
-// not yet pivoted have f = 1 and see exactly getrf's arithmetic, so pivots and info are getrf's; the inverse
-// differs from matinv_group's by rounding only. The original row of step k's pivot, which names the column of
-// inv(A) that column k of the swept array belongs to, comes from one reduction.
-template <int K, class T, int N, int R, int Warps>
-__device__ __forceinline__ void matinv_rows_step(const rows_place<N, R, Warps> &at, rows_state<T, N, R> &st,
-                                                 pivot_scaler<T> (&f)[R], unsigned (&rows_of_step)[(N + 3) / 4],
-                                                 T (&bcast)[2][padded_row<T, N>()]) {
-    constexpr int NP = padded_row<T, N>();
-    const int ppos = select_pivot_rows<T, N, R>(at.mask, st.a, K, st.pos);
-    bool is_piv[R];
-    lazy_swap_rows<R>(st.pos, is_piv, K, ppos);
-    unsigned mine = 0;
-#pragma unroll
-    for (int r = 0; r < R; ++r) mine = is_piv[r] ? at.row(r) + 1 : mine;
-    rows_of_step[K / 4] |= (group_max(at.mask, mine) - 1) << (8 * (K % 4));
-    T *buf = bcast[K & 1];
-    put_pivot_row<T, N, R>(buf, st.a, is_piv, 0);
-    __syncwarp(at.mask);
-    T p[NP];
-    get_row<T, N, NP>(p, buf, 0);
-    const pivot_scaler<T> sc(p[K]);  // a zero pivot gives Inf/NaN here, never a trap
-    st.inf = sc.zero && st.inf == 0 ? K + 1 : st.inf;
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-        if (is_piv[r]) {  // only the scaler is kept: the pivot lane skips the update
-            st.tag[r] = K;
-            f[r] = sc;
-            st.a[r][K] = T(real_t<T>(-1));
-        } else {
-            const T l = sc.divide(st.a[r][K]);
-#pragma unroll
-            for (int j = 0; j < N; ++j)
-                if (j != K) st.a[r][j] -= l * p[j];
-            st.a[r][K] = l;
-        }
-    }
-}
-template <class T, int N, int R, int Warps, int... K>
-__device__ __forceinline__ void matinv_rows_steps(std::integer_sequence<int, K...>, const rows_place<N, R, Warps> &at,
-                                                  rows_state<T, N, R> &st, pivot_scaler<T> (&f)[R],
-                                                  unsigned (&rows_of_step)[(N + 3) / 4],
-                                                  T (&bcast)[2][padded_row<T, N>()]) {
-    (matinv_rows_step<K>(at, st, f, rows_of_step, bcast), ...);
-}
-
-template <class T, int N, int R, int Warps>
-__device__ __forceinline__ void matinv_rows_group(const rows_place<N, R, Warps> &at, const T *m, long long lda, T *c,
-                                                  long long ldc, int *info, T (&bcast)[2][padded_row<T, N>()]) {
-    rows_state<T, N, R> st;
-    load_rows(at, st, m, lda);
-    pivot_scaler<T> f[R];  // the scaler of the step where row r was the pivot
-    unsigned rows_of_step[(N + 3) / 4];  // r_k, the original row of the pivot of step k, 8 bits each
-#pragma unroll
-    for (int q = 0; q < (N + 3) / 4; ++q) rows_of_step[q] = 0;
-    matinv_rows_steps(std::make_integer_sequence<int, N>{}, at, st, f, rows_of_step, bcast);
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-        if (st.pos[r] >= 0) {
-#pragma unroll
-            for (int j = 0; j < N; ++j) {
-                const int col = (rows_of_step[j / 4] >> (8 * (j % 4))) & 0xff;
-                c[st.tag[r] + col * ldc] = -f[r].divide(st.a[r][j]);
-            }
-        }
-    }
-    if (at.l == 0) *info = st.inf;
-}
-
-template <class T, int N, int R, int Warps>
-__global__ void __launch_bounds__(Warps * 32)
-matinv_rows_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch) {
-    __shared__ __align__(16) T bcast[Warps][row_layout<N, R>::per_warp][2][padded_row<T, N>()];
-    const rows_place<N, R, Warps> at(batch);
-    if (at.valid)
-        matinv_rows_group<T, N, R, Warps>(at, A[at.b], A.ld, C[at.b], C.ld, info + at.b, bcast[at.warp][at.g]);
-}
-
 // ---- matinv: Gauss-Jordan in registers -----------------------------------------------------------------------
 // inv(A) in one pass with only n registers per row: the in-place Gauss-Jordan sweep with LAPACK's partial
 // pivoting. The rows not yet pivoted see exactly getrf's arithmetic (multiplier = a(i,k)/pivot the way getf2
 // forms it, then a(i,j) -= multiplier * pivot row), so pivots and info are getrf's. After the sweep of the
 // pivot (r_k, k) for every k, the row that was pivot at step k holds row k of inv(A) with its column k'
 // belonging to column r_k' of inv(A).
+// The pivot row's scaling is deferred: the textbook sweep scales the pivot row by -1/p at its step (entry k
+// set to 1/p), a path of its own that a warp executes besides the other rows' update whenever its lanes
+// differ (every step). Here the pivot row is kept unscaled, u, with u(k) = -1, and its scaler f; for such a
+// row the later update a(j) -= l p(j) with l = a(k) / p' is f u(j) - f (u(k) / p') p(j), so u takes the
+// ordinary update with the multiplier u(k) / p', and every row is scaled once, by -f, at the store. Only
+// rounding differs from the textbook order (perf/NOTES.md, GPU third round).
 template <class T, int N, int Warps, bool Rolled>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, const T *m, long long lda, T *c,
                                              long long ldc, int *info, T (&bcast)[2][N]) {
@@ -505,6 +210,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
     for (int q = 0; q < packs; ++q) rows_of_step[q] = 0;
     int pos = at.i, my_step = 0, inf = 0;
+    pivot_scaler<T> f;  // the scaler of the step where this lane's row was the pivot
     if constexpr (Rolled) {
         // The same sweep with k a run-time value (see getrf_steps_rolled): every step touches every column
         // anyway, so only a[k]'s select and write-back are added, and the code is one step's body.
@@ -531,9 +237,10 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
             const pivot_scaler<T> sc(buf[k]);
             if (sc.zero && inf == 0) inf = k + 1;
             if (is_piv) {
-                const T r = sc.divide(T(real_t<T>(1)));
+                f = sc;
 #pragma unroll
-                for (int j = 0; j < N; ++j) a[j] = j == k ? r : -sc.divide(a[j]);
+                for (int j = 0; j < N; ++j)
+                    if (j == k) a[j] = T(real_t<T>(-1));
             } else {
                 const T l = sc.divide(akk);
 #pragma unroll
@@ -556,11 +263,9 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
             __syncwarp(at.mask);
             const pivot_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
             if (sc.zero && inf == 0) inf = k + 1;
-            if (is_piv) {
-#pragma unroll
-                for (int j = 0; j < N; ++j)
-                    if (j != k) a[j] = -sc.divide(a[j]);
-                a[k] = sc.divide(T(real_t<T>(1)));
+            if (is_piv) {  // only the scaler is kept: the pivot lane skips the update
+                f = sc;
+                a[k] = T(real_t<T>(-1));
             } else {
                 const T l = sc.divide(a[k]);
 #pragma unroll
@@ -573,7 +278,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
     for (int j = 0; j < N; ++j) {
         const int col = (rows_of_step[j / 4] >> (8 * (j % 4))) & 0xff;
-        c[my_step + col * ldc] = a[j];
+        c[my_step + col * ldc] = -f.divide(a[j]);
     }
     if (at.i == 0) *info = inf;
 }
@@ -824,29 +529,12 @@ template <class T, int N, bool Matinv> inline bool rolled_elimination() {
     return Matinv && N >= 27;
 }
 
-// Rows per lane of the lane-per-row getrf and matinv beyond the thread-per-matrix kernels' range. Two rows
-// per lane measured slower than one at almost every order (perf/NOTES.md, smallla-study-rows): the registers
-// it takes halve the resident warps, and the kernels are latency-bound there.
-template <class T, int N> constexpr int rows_per_lane() { return 1; }
-template <int N, int R> inline unsigned row_blocks_for(int batch, int warps) {
-    const long long per_block = (long long)warps * row_layout<N, R>::per_warp;
-    return (unsigned)((batch + per_block - 1) / per_block);
-}
-
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
         if (thread_per_matrix_serves<T, N>()) {
             constexpr int W = thread_warps_per_block<T, N>();
             getrf_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, contiguous(a.A, N, a.batch));
-            return;
-        }
-    }
-    if (!legacy_lane_kernels()) {
-        {
-            constexpr int R = rows_per_lane<T, N>(), W = 4;
-            getrf_rows_registers<T, N, R, W><<<row_blocks_for<N, R>(a.batch, W), W * 32, 0, stream>>>(
-                make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
             return;
         }
     }
@@ -869,14 +557,6 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
             matinv_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, contiguous(a.A, N, a.batch),
                 contiguous(a.C, N, a.batch));
-            return;
-        }
-    }
-    if (!legacy_lane_kernels()) {
-        {
-            constexpr int R = rows_per_lane<T, N>(), W = 4;
-            matinv_rows_registers<T, N, R, W><<<row_blocks_for<N, R>(a.batch, W), W * 32, 0, stream>>>(
-                make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch);
             return;
         }
     }

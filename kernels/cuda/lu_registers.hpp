@@ -38,11 +38,6 @@ int thread_per_matrix_max_n();
 // Defined in backend.cpp.
 int rolled_override();
 
-// SMALLLA_CUDA_LEGACY_LANE=1 in the environment: the previous lane-per-row getrf and matinv kernels
-// (getrf_small_registers, matinv_small_registers) instead of getrf_rows_registers / matinv_rows_registers
-// (read once; for the benchmarks' side-by-side runs). Defined in backend.cpp.
-bool legacy_lane_kernels();
-
 // The orders instantiated, in two halves per precision (the second half is the expensive one to compile).
 #define SMALLLA_ORDERS_1_16(M, T)                                                                               \
     M(T, 1) M(T, 2) M(T, 3) M(T, 4) M(T, 5) M(T, 6) M(T, 7) M(T, 8) M(T, 9) M(T, 10) M(T, 11) M(T, 12) M(T, 13) \

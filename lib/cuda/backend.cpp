@@ -158,14 +158,6 @@ int rolled_override() {
     return forced;
 }
 
-bool legacy_lane_kernels() {
-    static const bool legacy = [] {
-        const char *v = std::getenv("SMALLLA_CUDA_LEGACY_LANE");
-        return v != nullptr && std::strcmp(v, "1") == 0;
-    }();
-    return legacy;
-}
-
 int thread_per_matrix_max_n() {
     static const int n = [] {
         const char *v = std::getenv("SMALLLA_CUDA_THREAD_MAX_N");
