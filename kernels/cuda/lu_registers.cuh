@@ -516,17 +516,17 @@ template <int Warps> inline unsigned thread_blocks_for(int batch) {
 }
 
 // Whether getrf (Matinv false) or matinv (true) runs its elimination rolled (getrf_steps_rolled). Measured on
-// the H100 for n = 9..32 (perf/NOTES.md): rolled loses everywhere (0.4-0.8x) except where the unrolled code
-// outgrows the instruction cache: double complex getrf from n = 30 (0.28-0.30 of copy vs 0.18-0.24), double
-// complex matinv from 24 and single complex matinv from 27 (0.14-0.17 vs 0.10-0.14). SMALLLA_CUDA_ROLLED=0/1
-// forces it off/on for every n > rolled_segment (a knob for the benchmarks).
+// the H100 (perf/NOTES.md): rolled loses almost everywhere (0.4-0.8x); it won where the unrolled code outgrew
+// the instruction cache (double complex getrf from n = 30, complex matinv from 24-27), until the pivot
+// scaler lost its branch (fewer instructions per step) and matinv its pivot-row path: since then (d69e851)
+// the unrolled code is faster there too (z getrf n = 30-32 1.3-1.7x, c matinv 27-32 1.06-1.6x, z matinv
+// 24-28 1.0-1.6x, 32 1.08x), except z matinv n = 29-31 (rolled 1.02-1.2x). SMALLLA_CUDA_ROLLED=0/1 forces it
+// off/on for every n > rolled_segment (a knob for the benchmarks).
 template <class T, int N, bool Matinv> inline bool rolled_elimination() {
     if (N <= rolled_segment) return false;
     const int forced = rolled_override();
     if (forced >= 0) return forced == 1;
-    if (!scalar_traits<T>::is_complex) return false;
-    if (sizeof(T) == 16) return N >= (Matinv ? 24 : 30);
-    return Matinv && N >= 27;
+    return scalar_traits<T>::is_complex && sizeof(T) == 16 && Matinv && N >= 29 && N <= 31;
 }
 
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
