@@ -96,18 +96,32 @@ template <class R> __device__ __noinline__ complex<R> reciprocal(complex<R> x) {
 __device__ __forceinline__ float reciprocal(float x) { return 1.0f / x; }
 __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 
+// |x| as getf2 measures the pivot before choosing between the reciprocal and the division (the modulus for
+// complex). Only compared with sfmin, so the cheap max(|re|, |im|) decides unless it is below sfmin.
+template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(R x) { return fabs(x) >= sfmin<R>(); }
+template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(complex<R> x) {
+    const R m = fmax(fabs(x.re), fabs(x.im));
+    if (m >= sfmin<R>()) return true;
+    return hypot(x.re, x.im) >= sfmin<R>();
+}
+
 // Division by a pivot without a division in the inner loops: x / p is computed as (x * s) * (1 / (p * s))
-// with s = 1 when |p| >= sfmin, where this is exactly getf2's "times the reciprocal", and s a fixed power of
-// two otherwise (getf2 divides there, because 1/p would overflow): 2^64 (float) or 2^600 (double) bring
-// every subnormal p into the normal range with 1/(p s) finite, and overflow s x only where getf2's x / p
-// overflows too. One division per pivot instead of one per entry keeps the unrolled kernels small, and the
-// choice of s is a select, not a branch (branches per step were the register kernels' first stall reason).
-// For complex p the test is on max(|Re|, |Im|): where it and the modulus disagree, both scalings are exact
-// up to rounding.
+// with s = 1 when |p| >= sfmin, where this is exactly getf2's "times the reciprocal", and otherwise (getf2
+// divides there, because 1/p would overflow) a power of two that brings p into the normal range with 1/(p s)
+// finite; s x then overflows only where getf2's x / p overflows too. One division per pivot instead of one
+// per entry keeps the unrolled kernels small. Two ways to choose s, measured on the H100 (perf/NOTES.md):
+//  - branch: s = 2^-e (p = m 2^e) in a branch taken only for tiny pivots. The thread-per-matrix kernels hold
+//    a matrix per thread and run fastest this way (the select form took them 8-25 more registers and cost up
+//    to 19%); the default.
+//  - select: s = 2^64 (float) or 2^600 (double) when max(|Re|, |Im|) < sfmin, chosen by a select. The
+//    lane-per-row kernels pay every step's branch in issue slots and convergence stalls: with the select their
+//    getrf ran 2-25% faster (for complex p, where the two tests disagree both scalings are exact up to
+//    rounding).
+enum class tiny_scale { branch, select };
 template <class R> __device__ __forceinline__ R tiny_pivot_scale();
 template <> __device__ __forceinline__ float tiny_pivot_scale<float>() { return 0x1p64f; }
 template <> __device__ __forceinline__ double tiny_pivot_scale<double>() { return 0x1p600; }
-template <class T> struct pivot_scaler {
+template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
     using R = real_t<T>;
     R s;
     T recip;
@@ -115,7 +129,16 @@ template <class T> struct pivot_scaler {
     pivot_scaler() = default;
     __device__ __forceinline__ explicit pivot_scaler(T p) {
         zero = is_zero(p);
-        s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
+        if constexpr (How == tiny_scale::select) {
+            s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
+        } else {
+            s = R(1);
+            if (!zero && !modulus_at_least_sfmin(p)) {
+                int e;
+                frexp(max_abs_part(p), &e);
+                s = ldexp(R(1), -e);
+            }
+        }
         recip = reciprocal(s * p);
     }
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }

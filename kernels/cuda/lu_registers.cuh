@@ -62,6 +62,9 @@ template <class T, class S> __device__ __forceinline__ void tile_copy(T *dst, co
     }
 }
 
+// The lane-per-row getrf and matinv choose the tiny-pivot scale by a select, not a branch (pivot_scaler).
+template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
+
 // Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
 // and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
 template <class T, int N>
@@ -102,7 +105,7 @@ __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps> &
                     if (j >= k) buf[j] = a[j];
             }
             __syncwarp(at.mask);
-            const pivot_scaler<T> s(buf[k]);
+            const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {
                 const T l = s.multiplier(akk);
@@ -143,7 +146,7 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
                 for (int j = k; j < N; ++j) buf[j] = a[j];
             }
             __syncwarp(at.mask);
-            const pivot_scaler<T> s(buf[k]);
+            const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
                 const T l = s.multiplier(a[k]);
@@ -210,7 +213,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
     for (int q = 0; q < packs; ++q) rows_of_step[q] = 0;
     int pos = at.i, my_step = 0, inf = 0;
-    pivot_scaler<T> f;  // the scaler of the step where this lane's row was the pivot
+    lane_scaler<T> f;  // the scaler of the step where this lane's row was the pivot
     if constexpr (Rolled) {
         // The same sweep with k a run-time value (see getrf_steps_rolled): every step touches every column
         // anyway, so only a[k]'s select and write-back are added, and the code is one step's body.
@@ -234,7 +237,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
                 for (int j = 0; j < N; ++j) buf[j] = a[j];
             }
             __syncwarp(at.mask);
-            const pivot_scaler<T> sc(buf[k]);
+            const lane_scaler<T> sc(buf[k]);
             if (sc.zero && inf == 0) inf = k + 1;
             if (is_piv) {
                 f = sc;
@@ -261,7 +264,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
                 for (int j = 0; j < N; ++j) buf[j] = a[j];
             }
             __syncwarp(at.mask);
-            const pivot_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
+            const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
             if (sc.zero && inf == 0) inf = k + 1;
             if (is_piv) {  // only the scaler is kept: the pivot lane skips the update
                 f = sc;
