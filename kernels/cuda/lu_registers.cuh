@@ -199,7 +199,12 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
 // differ (every step). Here the pivot row is kept unscaled, u, with u(k) = -1, and its scaler f; for such a
 // row the later update a(j) -= l p(j) with l = a(k) / p' is f u(j) - f (u(k) / p') p(j), so u takes the
 // ordinary update with the multiplier u(k) / p', and every row is scaled once, by -f, at the store. Only
-// rounding differs from the textbook order (perf/NOTES.md, GPU third round).
+// rounding differs from the textbook order (perf/NOTES.md, GPU third round), which double complex n <= 9 keeps.
+// Where the deferred scaling pays (measured on the H100 against the textbook order in one run, 3aed96b vs
+// fc75a7c): 1.1-2.0x from n = 10 (c, z) or 17 (s, d) on, 0.93-0.98x for double complex n = 6-9, where the
+// extra registers of the kept scaler cost more than the second path.
+template <class T, int N> constexpr bool deferred_pivot_row_scaling() { return !(sizeof(T) == 16 && N <= 9); }
+
 template <class T, int N, int Warps, bool Rolled>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, const T *m, long long lda, T *c,
                                              long long ldc, int *info, T (&bcast)[2][N]) {
@@ -213,7 +218,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
     for (int q = 0; q < packs; ++q) rows_of_step[q] = 0;
     int pos = at.i, my_step = 0, inf = 0;
-    lane_scaler<T> f;  // the scaler of the step where this lane's row was the pivot
+    lane_scaler<T> f;  // the scaler of the step where this lane's row was the pivot (deferred scaling)
+    constexpr bool Deferred = Rolled || deferred_pivot_row_scaling<T, N>();
     if constexpr (Rolled) {
         // The same sweep with k a run-time value (see getrf_steps_rolled): every step touches every column
         // anyway, so only a[k]'s select and write-back are added, and the code is one step's body.
@@ -266,9 +272,16 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
             __syncwarp(at.mask);
             const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
             if (sc.zero && inf == 0) inf = k + 1;
-            if (is_piv) {  // only the scaler is kept: the pivot lane skips the update
-                f = sc;
-                a[k] = T(real_t<T>(-1));
+            if (is_piv) {
+                if constexpr (Deferred) {  // only the scaler is kept: the pivot lane skips the update
+                    f = sc;
+                    a[k] = T(real_t<T>(-1));
+                } else {
+#pragma unroll
+                    for (int j = 0; j < N; ++j)
+                        if (j != k) a[j] = -sc.divide(a[j]);
+                    a[k] = sc.divide(T(real_t<T>(1)));
+                }
             } else {
                 const T l = sc.divide(a[k]);
 #pragma unroll
@@ -281,7 +294,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
     for (int j = 0; j < N; ++j) {
         const int col = (rows_of_step[j / 4] >> (8 * (j % 4))) & 0xff;
-        c[my_step + col * ldc] = -f.divide(a[j]);
+        if constexpr (Deferred) c[my_step + col * ldc] = -f.divide(a[j]);
+        else c[my_step + col * ldc] = a[j];
     }
     if (at.i == 0) *info = inf;
 }
