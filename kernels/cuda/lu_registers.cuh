@@ -199,11 +199,12 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
 // differ (every step). Here the pivot row is kept unscaled, u, with u(k) = -1, and its scaler f; for such a
 // row the later update a(j) -= l p(j) with l = a(k) / p' is f u(j) - f (u(k) / p') p(j), so u takes the
 // ordinary update with the multiplier u(k) / p', and every row is scaled once, by -f, at the store. Only
-// rounding differs from the textbook order (perf/NOTES.md, GPU third round), which double complex n <= 9 keeps.
-// Where the deferred scaling pays (measured on the H100 against the textbook order in one run, 3aed96b vs
-// fc75a7c): 1.1-2.0x from n = 10 (c, z) or 17 (s, d) on, 0.93-0.98x for double complex n = 6-9, where the
-// extra registers of the kept scaler cost more than the second path.
-template <class T, int N> constexpr bool deferred_pivot_row_scaling() { return !(sizeof(T) == 16 && N <= 9); }
+// rounding differs from the textbook order (perf/NOTES.md, GPU third round), which double complex n <= 8 keeps.
+// Where the deferred scaling pays (measured on the H100 against the previous main in one run each, fc75a7c and
+// d5f8fe8): 1.1-2.0x from n = 10 (c, z) or 17 (s, d) on; for double complex n = 6-8 the textbook order is
+// faster (1.04-1.16x against 0.93-0.95x: the kept scaler's registers cost more than the second path), at
+// n = 9 the deferred one (0.97x against 0.91x).
+template <class T, int N> constexpr bool deferred_pivot_row_scaling() { return !(sizeof(T) == 16 && N <= 8); }
 
 template <class T, int N, int Warps, bool Rolled>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, const T *m, long long lda, T *c,
