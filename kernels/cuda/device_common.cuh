@@ -33,6 +33,15 @@ template <class I> struct pivots_ref {
 };
 template <class I> inline pivots_ref<I> make_pivots_ref(const pivot_batch<I> &p) { return {p.base, p.stride}; }
 
+// |x| as getf2 measures the pivot before choosing between the reciprocal and the division (the modulus for
+// complex). Only compared with sfmin, so the cheap max(|re|, |im|) decides unless it is below sfmin.
+template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(R x) { return fabs(x) >= sfmin<R>(); }
+template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(complex<R> x) {
+    const R m = fmax(fabs(x.re), fabs(x.im));
+    if (m >= sfmin<R>()) return true;
+    return hypot(x.re, x.im) >= sfmin<R>();
+}
+
 __device__ __forceinline__ float max_abs_part(float x) { return fabsf(x); }
 __device__ __forceinline__ double max_abs_part(double x) { return fabs(x); }
 template <class R> __device__ __forceinline__ R max_abs_part(complex<R> x) { return fmax(fabs(x.re), fabs(x.im)); }
@@ -96,15 +105,6 @@ template <class R> __device__ __noinline__ complex<R> reciprocal(complex<R> x) {
 __device__ __forceinline__ float reciprocal(float x) { return 1.0f / x; }
 __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 
-// |x| as getf2 measures the pivot before choosing between the reciprocal and the division (the modulus for
-// complex). Only compared with sfmin, so the cheap max(|re|, |im|) decides unless it is below sfmin.
-template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(R x) { return fabs(x) >= sfmin<R>(); }
-template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(complex<R> x) {
-    const R m = fmax(fabs(x.re), fabs(x.im));
-    if (m >= sfmin<R>()) return true;
-    return hypot(x.re, x.im) >= sfmin<R>();
-}
-
 // Division by a pivot without a division in the inner loops: x / p is computed as (x * s) * (1 / (p * s))
 // with s = 1 when |p| >= sfmin, where this is exactly getf2's "times the reciprocal", and otherwise (getf2
 // divides there, because 1/p would overflow) a power of two that brings p into the normal range with 1/(p s)
@@ -115,8 +115,8 @@ template <class R> __device__ __forceinline__ bool modulus_at_least_sfmin(comple
 //    to 19%); the default.
 //  - select: s = 2^64 (float) or 2^600 (double) when max(|Re|, |Im|) < sfmin, chosen by a select. The
 //    lane-per-row kernels pay every step's branch in issue slots and convergence stalls: with the select their
-//    getrf ran 2-25% faster (for complex p, where the two tests disagree both scalings are exact up to
-//    rounding).
+//    getrf ran 2-13% faster (d5f8fe8 against 3aed96b in one run; for complex p, where the two tests disagree,
+//    both scalings are exact up to rounding).
 enum class tiny_scale { branch, select };
 template <class R> __device__ __forceinline__ R tiny_pivot_scale();
 template <> __device__ __forceinline__ float tiny_pivot_scale<float>() { return 0x1p64f; }
