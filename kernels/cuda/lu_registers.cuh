@@ -122,14 +122,17 @@ __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps> &
 // Segments of 8 steps: the code shrinks ~6x at n = 32 while predicated-off columns waste ~1/4 of the updates.
 constexpr int rolled_segment = 8;
 
-template <class T, int N, int Warps, bool Rolled>
+// Pivot: whether the kernel can pivot at all. Without pivoting (getrf with a null pivot array) the pivot search
+// and the lazy swap are compiled out rather than skipped by a uniform branch: fewer registers and instructions
+// per step (perf/NOTES.md, fourth round). The rolled form keeps the run-time test.
+template <class T, int N, int Warps, bool Rolled, bool Pivot>
 __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
                                             T (&bcast)[2][N]) {
     T a[N];
 #pragma unroll
     for (int j = 0; j < N; ++j) a[j] = m[at.i + j * ld];
 
-    const bool pivoting = piv != nullptr;
+    const bool pivoting = Pivot && piv != nullptr;
     int pos = at.i, my_piv = at.i, inf = 0;
     if constexpr (Rolled) {
         getrf_steps_rolled<0, rolled_segment>(at, a, pivoting, pos, my_piv, inf, bcast);
@@ -162,7 +165,7 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
     if (at.i == 0) *info = inf;
 }
 
-template <class T, int N, int Warps, bool Rolled>
+template <class T, int N, int Warps, bool Rolled, bool Pivot>
 __global__ void __launch_bounds__(Warps * 32)
 getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
@@ -179,7 +182,7 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
     }
     if (at.valid) {
         T *m = use_tile ? tile + (at.warp * G + at.g) * N * N : A[at.b];
-        getrf_group<T, N, Warps, Rolled>(at, m, use_tile ? N : A.ld, P.base ? P[at.b] : nullptr, info + at.b,
+        getrf_group<T, N, Warps, Rolled, Pivot>(at, m, use_tile ? N : A.ld, P.base ? P[at.b] : nullptr, info + at.b,
                                          bcast[at.warp][at.g]);
     }
     if (use_tile) {
@@ -331,7 +334,10 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
 // Lane k holds row k of the factors. inv(U) row by row from the bottom (xTRTI2's arithmetic), then
 // inv(A) L = inv(U) column by column from the right (xGETRI), then the column interchanges, applied as a
 // scatter of each column to its final place. A singular U leaves C = the factors, as the host backend does.
-template <class T, int N, int Warps>
+// Rolled: the same two sweeps with the step a run-time value (one body per sweep, columns selected by
+// predicates, as getrf_steps_rolled). Fully unrolled, double complex beyond n = 24 does not fit in 255
+// registers (ptxas spilled, and the spilled kernel gave wrong results at n = 31 with nvcc 13.0).
+template <class T, int N, int Warps, bool Rolled>
 __global__ void __launch_bounds__(Warps * 32)
 getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info, int batch) {
     constexpr int G = group_shape<N>::per_warp;
@@ -362,37 +368,82 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     }
 
     const T diag_inv = T(real_t<T>(1)) / diag;  // xTRTI2's 1/U(j,j), one division per lane
-    // inv(U): step m finalizes row m (reciprocal of the diagonal, scaling as xTRTI2), then the rows above
-    // accumulate it. Row k keeps U(k, m) until step m consumes it, so the accumulation is in place.
+    if constexpr (Rolled) {
+#pragma unroll 1
+        for (int s = N - 1; s >= 0; --s) {
+            T *buf = bcast[at.warp][at.g][s & 1];
+            if (i == s) {
+                const T r = diag_inv;
 #pragma unroll
-    for (int s = N - 1; s >= 0; --s) {
-        T *buf = bcast[at.warp][at.g][s & 1];
-        if (i == s) {
-            const T r = diag_inv;
-            a[s] = r;
+                for (int j = 0; j < N; ++j) {
+                    if (j == s) a[j] = r;
+                    else if (j > s) a[j] = a[j] * (-r);
+                    if (j >= s) buf[j] = a[j];
+                }
+            }
+            __syncwarp(at.mask);
+            if (i < s) {
+                T u = a[0];
 #pragma unroll
-            for (int j = s + 1; j < N; ++j) a[j] = a[j] * (-r);
+                for (int j = 1; j < N; ++j)
+                    if (j == s) u = a[j];
 #pragma unroll
-            for (int j = s; j < N; ++j) buf[j] = a[j];
+                for (int j = 0; j < N; ++j) {
+                    if (j == s) a[j] = u * buf[j];
+                    else if (j > s) a[j] += u * buf[j];
+                }
+            }
         }
-        __syncwarp(at.mask);
-        if (i < s) {
-            const T u = a[s];
-            a[s] = u * buf[s];
+#pragma unroll 1
+        for (int s = N - 2; s >= 0; --s) {
+            T *buf = bcast[at.warp][at.g][s & 1];
+            T as = a[0];
 #pragma unroll
-            for (int j = s + 1; j < N; ++j) a[j] += u * buf[j];
+            for (int j = 1; j < N; ++j)
+                if (j == s) as = a[j];
+            if (i > s) buf[i] = as;
+            __syncwarp(at.mask);
+            T x = i <= s ? as : T(real_t<T>(0));
+#pragma unroll
+            for (int j = 1; j < N; ++j)
+                if (j > s) x -= a[j] * buf[j];
+#pragma unroll
+            for (int j = 0; j < N - 1; ++j)
+                if (j == s) a[j] = x;
         }
-    }
-    // inv(A) L = inv(U): column s of inv(A) = column s of inv(U) - inv(A)(:, s+1:) * L(s+1:, s).
+    } else {
+        // inv(U): step s finalizes row s (reciprocal of the diagonal, scaling as xTRTI2), then the rows above
+        // accumulate it. Row k keeps U(k, s) until step s consumes it, so the accumulation is in place.
 #pragma unroll
-    for (int s = N - 2; s >= 0; --s) {
-        T *buf = bcast[at.warp][at.g][s & 1];
-        if (i > s) buf[i] = a[s];  // L(i, s), the column that step s needs
-        __syncwarp(at.mask);
-        T x = i <= s ? a[s] : T(real_t<T>(0));
+        for (int s = N - 1; s >= 0; --s) {
+            T *buf = bcast[at.warp][at.g][s & 1];
+            if (i == s) {
+                const T r = diag_inv;
+                a[s] = r;
 #pragma unroll
-        for (int j = s + 1; j < N; ++j) x -= a[j] * buf[j];
-        a[s] = x;
+                for (int j = s + 1; j < N; ++j) a[j] = a[j] * (-r);
+#pragma unroll
+                for (int j = s; j < N; ++j) buf[j] = a[j];
+            }
+            __syncwarp(at.mask);
+            if (i < s) {
+                const T u = a[s];
+                a[s] = u * buf[s];
+#pragma unroll
+                for (int j = s + 1; j < N; ++j) a[j] += u * buf[j];
+            }
+        }
+        // inv(A) L = inv(U): column s of inv(A) = column s of inv(U) - inv(A)(:, s+1:) * L(s+1:, s).
+#pragma unroll
+        for (int s = N - 2; s >= 0; --s) {
+            T *buf = bcast[at.warp][at.g][s & 1];
+            if (i > s) buf[i] = a[s];  // L(i, s), the column that step s needs
+            __syncwarp(at.mask);
+            T x = i <= s ? a[s] : T(real_t<T>(0));
+#pragma unroll
+            for (int j = s + 1; j < N; ++j) x -= a[j] * buf[j];
+            a[s] = x;
+        }
     }
     // Column interchanges in reverse order: where column i of the product ends up.
     int d = i;
@@ -560,13 +611,17 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
     if constexpr (N > rolled_segment) {
         if (rolled_elimination<T, N, false>()) {
-            getrf_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+            getrf_small_registers<T, N, W, true, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
             return;
         }
     }
-    getrf_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
-        make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
+    if (a.ipiv.base != nullptr)
+        getrf_small_registers<T, N, W, false, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+            make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
+    else
+        getrf_small_registers<T, N, W, false, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+            make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
 }
 template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
@@ -590,12 +645,37 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
     matinv_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
         make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
 }
+// Whether getri's lane-per-row kernel runs rolled. Fully unrolled, double complex needs more than 255 registers
+// from n = 27 on (ptxas, nvcc 13.0: 4-104 bytes spilled at 27-30, 520-800 at 31-32; 248 registers at 25-26);
+// those orders run rolled unless SMALLLA_CUDA_ROLLED=0, which (like =1 for every order > rolled_segment)
+// forces the choice for the benchmarks.
+template <class T, int N> constexpr bool getri_unrolled_fits() { return !(sizeof(T) == 16 && N > 26); }
+template <class T, int N> inline bool getri_rolled() {
+    if (N <= rolled_segment) return false;
+    const int forced = rolled_override();
+    if (forced >= 0) return forced == 1;
+    return !getri_unrolled_fits<T, N>();
+}
 template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cudaStream_t stream) {
-    if constexpr (getri_in_registers<T, N>()) {  // else never called: the dispatch takes the general kernel
-        constexpr int W = warps_per_block<N>();
-        getri_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
-            make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch);
+    if constexpr (thread_getri_exists<T, N>()) {
+        if (N <= thread_per_matrix_max_n()) {
+            constexpr int W = thread_warps_per_block<T, N>();
+            getri_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch,
+                contiguous(a.A, N, a.batch), contiguous(a.C, N, a.batch));
+            return;
+        }
     }
+    constexpr int W = warps_per_block<N>();
+    if constexpr (N > rolled_segment) {
+        if (getri_rolled<T, N>()) {
+            getri_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch);
+            return;
+        }
+    }
+    getri_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+            make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch);
 }
 template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {

@@ -1,4 +1,4 @@
-// Thread-per-matrix kernels for the smallest orders: getrf, matinv and getrs with one whole matrix in one
+// Thread-per-matrix kernels for the smallest orders: getrf, matinv, getri and getrs with one whole matrix in one
 // thread's registers. Below n = 8 the lane-per-row kernels (lu_registers.cuh) are bound by instruction issue,
 // not by memory (ncu, s n = 2: 98% occupancy, 15% of DRAM bandwidth): every step of a few-byte matrix pays
 // for cross-lane reductions, a shared-memory broadcast and per-lane addressing. Here a thread does the whole
@@ -18,14 +18,21 @@
 namespace smallla {
 namespace cuda_kernels {
 
-// Which (T, N) have a thread-per-matrix kernel at all: those whose three kernels fit in 255 registers
-// without spilling (nvcc 13.0, sm_90, -Xptxas -v: s n = 15, d n = 10, c n = 9 and z n = 6 spill, the
+// Which (T, N) have a thread-per-matrix kernel at all: those whose getrf, matinv and getrs kernels fit in 255
+// registers without spilling (nvcc 13.0, sm_90, -Xptxas -v: s n = 15, d n = 10, c n = 9 and z n = 6 spill, the
 // matinv kernel first). Which of them run it is decided at launch (thread_per_matrix_max_n(),
 // lu_registers.hpp).
 template <class T> constexpr int thread_max_order() {
     return scalar_traits<T>::is_complex ? (sizeof(T) == 16 ? 5 : 8) : (sizeof(T) == 8 ? 9 : 14);
 }
 template <class T, int N> constexpr bool thread_kernel_exists() { return N <= thread_max_order<T>(); }
+// getri's thread kernel serves fewer orders: against the lane-per-row getri on the same data (H100, fourth
+// round in perf/NOTES.md) it is 1.03-4.5x faster up to s n = 8, d 2, c 5, z 4, and 0.67-1.03x beyond (its
+// registers fit up to s n = 13, d 9, c 8, z 5).
+template <class T> constexpr int thread_getri_max_order() {
+    return scalar_traits<T>::is_complex ? (sizeof(T) == 16 ? 4 : 5) : (sizeof(T) == 8 ? 2 : 8);
+}
+template <class T, int N> constexpr bool thread_getri_exists() { return N <= thread_getri_max_order<T>(); }
 
 // 32 matrices of a warp in shared memory: entry e (column-major, e = i + j N) of the warp's matrix m at
 // at[e][m]. Rows of 33 so that a lane reading "its" entry e and 32 lanes writing consecutive entries of the
@@ -185,7 +192,9 @@ getrf_thread_per_matrix(batch_ref<T> A, pivots_ref<int> P, int *info, int batch,
         }
         info[b] = inf;
     }
-    store_block<T, N, N>(w, A, contiguous, tile, a, identity_columns{});
+    // A 1 x 1 matrix is its own LU factorization (getf2 swaps it with itself and scales no rows): it is not
+    // written back: the pivot and info are the only stores (z n = 1: 24 bytes moved per matrix instead of 40).
+    if constexpr (N > 1) store_block<T, N, N>(w, A, contiguous, tile, a, identity_columns{});
 }
 
 // ---- matinv: Gauss-Jordan in one thread ---------------------------------------------------------------------
@@ -232,6 +241,75 @@ matinv_thread_per_matrix(batch_ref<const T> A, batch_ref<T> C, int *info, int ba
         info[w.first + w.lane] = inf;
     }
     store_block<T, N, N>(w, C, c_contiguous, tile, a, [&](int j) { return orig[j]; });
+}
+
+// ---- getri: inverse from the factors -------------------------------------------------------------------------
+// The arithmetic of getri_small_registers (lu_registers.cuh) in one thread: inv(U) row by row from the bottom,
+// then inv(A) L = inv(U) column by column from the right, then xGETRI's column interchanges, applied as the
+// final place of each column on the store. A zero on U's diagonal leaves C = the factors and info = its index
+// (xTRTRI's check, as the host backend does).
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32)
+getri_thread_per_matrix(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info, int batch,
+                        bool a_contiguous, bool c_contiguous) {
+    __shared__ warp_tile<T, N> tiles[Warps];
+    const warp_span w = warp_span::of<Warps>(batch);
+    if (w.count == 0) return;
+    T(*tile)[33] = tiles[threadIdx.x >> 5].at;
+    T a[N][N];
+    load_block<T, N, N>(w, A, a_contiguous, tile, a);
+    int dest[N];  // where column j of inv(A) (before the interchanges) ends up
+#pragma unroll
+    for (int j = 0; j < N; ++j) dest[j] = j;
+    if (w.mine()) {
+        const long long b = w.first + w.lane;
+        int inf = 0;
+#pragma unroll
+        for (int k = N - 1; k >= 0; --k)
+            if (is_zero(a[k][k])) inf = k + 1;
+        if (inf == 0) {
+#pragma unroll
+            for (int s = N - 1; s >= 0; --s) {  // row s of inv(U), then its contribution to the rows above
+                const T r = T(real_t<T>(1)) / a[s][s];
+                a[s][s] = r;
+#pragma unroll
+                for (int j = s + 1; j < N; ++j) a[s][j] = a[s][j] * (-r);
+#pragma unroll
+                for (int i = 0; i < s; ++i) {
+                    const T u = a[i][s];
+                    a[i][s] = u * r;
+#pragma unroll
+                    for (int j = s + 1; j < N; ++j) a[i][j] += u * a[s][j];
+                }
+            }
+#pragma unroll
+            for (int s = N - 2; s >= 0; --s) {  // column s of inv(A) = column s of inv(U) - inv(A)(:, s+1:) L(s+1:, s)
+                T l[N];
+#pragma unroll
+                for (int j = s + 1; j < N; ++j) l[j] = a[j][s];
+#pragma unroll
+                for (int i = 0; i < N; ++i) {
+                    T x = i <= s ? a[i][s] : T(real_t<T>(0));
+#pragma unroll
+                    for (int j = s + 1; j < N; ++j) x -= a[i][j] * l[j];
+                    a[i][s] = x;
+                }
+            }
+            if (P.base != nullptr) {  // column interchanges in reverse order, as final places of the columns
+                const int *pv = P[b];
+#pragma unroll
+                for (int j = N - 2; j >= 0; --j) {
+                    const int p = pv[j] - 1;
+                    if (p != j && p >= 0 && p < N) {
+#pragma unroll
+                        for (int c = 0; c < N; ++c) dest[c] = dest[c] == j ? p : (dest[c] == p ? j : dest[c]);
+                    }
+                }
+            }
+        }
+        info[b] = inf;
+    }
+    store_block<T, N, N>(w, C, c_contiguous, tile, a, [&](int j) { return dest[j]; });
 }
 
 // ---- getrs ---------------------------------------------------------------------------------------------------

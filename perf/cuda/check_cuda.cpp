@@ -92,6 +92,19 @@ long double norm1(const mat &a, int n) {
     return best;
 }
 
+// For a pivot that differs from the host's at step k: how close the host's choice was to the runner-up, from
+// the host's factors (candidate i > k had |L(i,k) U(k,k)|, the pivot |U(k,k)|, in getf2's |Re| + |Im|). A
+// relative gap near the rounding of n steps is a near-tie, where LAPACK's own result depends on the rounding.
+inline std::string pivot_gap(const mat &lu, int n, int k) {
+    auto abs1 = [](cld z) { return std::fabs(z.real()) + std::fabs(z.imag()); };
+    const long double top = abs1(lu[k + (long long)k * n]);
+    long double second = 0;
+    for (int i = k + 1; i < n; ++i) second = std::max(second, abs1(lu[i + (long long)k * n] * lu[k + (long long)k * n]));
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "host's relative gap to the runner-up at this step: %.2Le", top > 0 ? (top - second) / top : 0.0L);
+    return buf;
+}
+
 // The inputs of one test: kind 0 random, 1 exact ties in column 0 and an identity block, 2 zero column,
 // 3 NaN entry, 4 diagonally dominant (for no pivoting).
 template <class C> void make_matrix(std::mt19937 &rng, int n, int kind, C *m, int ld) {
@@ -250,7 +263,8 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
                         for (int k = 0; k < n; ++k)
                             if (dp[b * pstride + k] != hpiv[b * sp + k]) {
                                 fail(t + ": ipiv[" + std::to_string(k) + "] = " + std::to_string(dp[b * pstride + k]) +
-                                     " != host " + std::to_string(hpiv[b * sp + k]));
+                                     " != host " + std::to_string(hpiv[b * sp + k]) + " (" +
+                                     pivot_gap(extract(hh_lu, b * stride, n, ld), n, k) + ")");
                                 break;
                             }
                     if (kind_of[b] == 3 || (!pivoting && kind_of[b] != 4)) continue;  // NaN / unstable: no ratio
