@@ -334,10 +334,7 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
 // Lane k holds row k of the factors. inv(U) row by row from the bottom (xTRTI2's arithmetic), then
 // inv(A) L = inv(U) column by column from the right (xGETRI), then the column interchanges, applied as a
 // scatter of each column to its final place. A singular U leaves C = the factors, as the host backend does.
-// Rolled: the same two sweeps with the step a run-time value (one body per sweep, columns selected by
-// predicates, as getrf_steps_rolled). Fully unrolled, double complex beyond n = 24 does not fit in 255
-// registers (ptxas spilled, and the spilled kernel gave wrong results at n = 31 with nvcc 13.0).
-template <class T, int N, int Warps, bool Rolled>
+template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32)
 getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info, int batch) {
     constexpr int G = group_shape<N>::per_warp;
@@ -351,8 +348,6 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     T a[N];
 #pragma unroll
     for (int j = 0; j < N; ++j) a[j] = m[i + j * lda];
-    T *c = C[at.b];
-    const long long ldc = C.ld;
 
     T diag = a[0];
 #pragma unroll
@@ -361,6 +356,8 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     const bool zero_diag = is_zero(diag);
     const unsigned zeros = __ballot_sync(at.mask, zero_diag) >> at.base_lane;
     if (zeros != 0) {
+        T *c = C[at.b];
+        const long long ldc = C.ld;
 #pragma unroll
         for (int j = 0; j < N; ++j) c[i + j * ldc] = a[j];
         if (i == 0) info[at.b] = __ffs(zeros);
@@ -368,84 +365,42 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     }
 
     const T diag_inv = T(real_t<T>(1)) / diag;  // xTRTI2's 1/U(j,j), one division per lane
-    if constexpr (Rolled) {
-#pragma unroll 1
-        for (int s = N - 1; s >= 0; --s) {
-            T *buf = bcast[at.warp][at.g][s & 1];
-            if (i == s) {
-                const T r = diag_inv;
+    // inv(U): step s finalizes row s (reciprocal of the diagonal, scaling as xTRTI2), then the rows above
+    // accumulate it. Row k keeps U(k, s) until step s consumes it, so the accumulation is in place.
 #pragma unroll
-                for (int j = 0; j < N; ++j) {
-                    if (j == s) a[j] = r;
-                    else if (j > s) a[j] = a[j] * (-r);
-                    if (j >= s) buf[j] = a[j];
-                }
-            }
-            __syncwarp(at.mask);
-            if (i < s) {
-                T u = a[0];
+    for (int s = N - 1; s >= 0; --s) {
+        T *buf = bcast[at.warp][at.g][s & 1];
+        if (i == s) {
+            const T r = diag_inv;
+            a[s] = r;
 #pragma unroll
-                for (int j = 1; j < N; ++j)
-                    if (j == s) u = a[j];
+            for (int j = s + 1; j < N; ++j) a[j] = a[j] * (-r);
 #pragma unroll
-                for (int j = 0; j < N; ++j) {
-                    if (j == s) a[j] = u * buf[j];
-                    else if (j > s) a[j] += u * buf[j];
-                }
-            }
+            for (int j = s; j < N; ++j) buf[j] = a[j];
         }
-#pragma unroll 1
-        for (int s = N - 2; s >= 0; --s) {
-            T *buf = bcast[at.warp][at.g][s & 1];
-            T as = a[0];
+        __syncwarp(at.mask);
+        if (i < s) {
+            const T u = a[s];
+            a[s] = u * buf[s];
 #pragma unroll
-            for (int j = 1; j < N; ++j)
-                if (j == s) as = a[j];
-            if (i > s) buf[i] = as;
-            __syncwarp(at.mask);
-            T x = i <= s ? as : T(real_t<T>(0));
-#pragma unroll
-            for (int j = 1; j < N; ++j)
-                if (j > s) x -= a[j] * buf[j];
-#pragma unroll
-            for (int j = 0; j < N - 1; ++j)
-                if (j == s) a[j] = x;
-        }
-    } else {
-        // inv(U): step s finalizes row s (reciprocal of the diagonal, scaling as xTRTI2), then the rows above
-        // accumulate it. Row k keeps U(k, s) until step s consumes it, so the accumulation is in place.
-#pragma unroll
-        for (int s = N - 1; s >= 0; --s) {
-            T *buf = bcast[at.warp][at.g][s & 1];
-            if (i == s) {
-                const T r = diag_inv;
-                a[s] = r;
-#pragma unroll
-                for (int j = s + 1; j < N; ++j) a[j] = a[j] * (-r);
-#pragma unroll
-                for (int j = s; j < N; ++j) buf[j] = a[j];
-            }
-            __syncwarp(at.mask);
-            if (i < s) {
-                const T u = a[s];
-                a[s] = u * buf[s];
-#pragma unroll
-                for (int j = s + 1; j < N; ++j) a[j] += u * buf[j];
-            }
-        }
-        // inv(A) L = inv(U): column s of inv(A) = column s of inv(U) - inv(A)(:, s+1:) * L(s+1:, s).
-#pragma unroll
-        for (int s = N - 2; s >= 0; --s) {
-            T *buf = bcast[at.warp][at.g][s & 1];
-            if (i > s) buf[i] = a[s];  // L(i, s), the column that step s needs
-            __syncwarp(at.mask);
-            T x = i <= s ? a[s] : T(real_t<T>(0));
-#pragma unroll
-            for (int j = s + 1; j < N; ++j) x -= a[j] * buf[j];
-            a[s] = x;
+            for (int j = s + 1; j < N; ++j) a[j] += u * buf[j];
         }
     }
-    // Column interchanges in reverse order: where column i of the product ends up.
+    // inv(A) L = inv(U): column s of inv(A) = column s of inv(U) - inv(A)(:, s+1:) * L(s+1:, s).
+#pragma unroll
+    for (int s = N - 2; s >= 0; --s) {
+        T *buf = bcast[at.warp][at.g][s & 1];
+        if (i > s) buf[i] = a[s];  // L(i, s), the column that step s needs
+        __syncwarp(at.mask);
+        T x = i <= s ? a[s] : T(real_t<T>(0));
+#pragma unroll
+        for (int j = s + 1; j < N; ++j) x -= a[j] * buf[j];
+        a[s] = x;
+    }
+    // Column interchanges in reverse order: where column i of the product ends up. C is taken only now (not
+    // held through the sweeps: two registers, and double complex n = 27 fits without spilling).
+    T *c = C[at.b];
+    const long long ldc = C.ld;
     int d = i;
     if (P.base != nullptr) {
         const int *piv = P[at.b];
@@ -645,17 +600,6 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
     matinv_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
         make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
 }
-// Whether getri's lane-per-row kernel runs rolled. Fully unrolled, double complex needs more than 255 registers
-// from n = 27 on (ptxas, nvcc 13.0: 4-104 bytes spilled at 27-30, 520-800 at 31-32; 248 registers at 25-26);
-// those orders run rolled unless SMALLLA_CUDA_ROLLED=0, which (like =1 for every order > rolled_segment)
-// forces the choice for the benchmarks.
-template <class T, int N> constexpr bool getri_unrolled_fits() { return !(sizeof(T) == 16 && N > 26); }
-template <class T, int N> inline bool getri_rolled() {
-    if (N <= rolled_segment) return false;
-    const int forced = rolled_override();
-    if (forced >= 0) return forced == 1;
-    return !getri_unrolled_fits<T, N>();
-}
 template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_getri_exists<T, N>()) {
         if (N <= thread_per_matrix_max_n()) {
@@ -666,16 +610,11 @@ template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cu
             return;
         }
     }
-    constexpr int W = warps_per_block<N>();
-    if constexpr (N > rolled_segment) {
-        if (getri_rolled<T, N>()) {
-            getri_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
-                make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch);
-            return;
-        }
-    }
-    getri_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+    if constexpr (getri_in_registers<T, N>()) {  // else never called: the dispatch takes the one-block kernel
+        constexpr int W = warps_per_block<N>();
+        getri_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
             make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch);
+    }
 }
 template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {

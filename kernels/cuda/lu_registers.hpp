@@ -18,6 +18,12 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
 template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cudaStream_t stream);
 template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cudaStream_t stream);
 
+// getri in registers holds a row of the factors, accumulated in place into a row of inv(A); for double complex
+// beyond n = 27 that takes more than 255 registers (ptxas, nvcc 13.0: 20-160 bytes spilled at 28-31, and the
+// spilled kernel gives wrong results at n = 31), so those orders take the one-block-per-matrix kernel. A rolled
+// register getri for them measured no faster than that kernel (perf/NOTES.md, fourth round).
+template <class T, int N> constexpr bool getri_in_registers() { return !(sizeof(T) == 16 && N > 27); }
+
 // Whether the register kernels may stage contiguous batches through shared memory (default no:
 // measured slower on the H100, see perf/NOTES.md; SMALLLA_CUDA_STAGING=1 in the environment turns it on, a knob for the benchmarks). Defined in backend.cpp.
 bool staging_allowed();
@@ -28,9 +34,9 @@ bool staging_allowed();
 constexpr int thread_per_matrix_max_n_default = 32;
 int thread_per_matrix_max_n();
 
-// SMALLLA_CUDA_ROLLED from the environment: 1 or 0 forces the rolled form of the lane-per-row getrf, matinv and
-// getri on or off (lu_registers.cuh: rolled_elimination, getri_rolled), -1 when unset (read once; for the
-// benchmarks). Defined in backend.cpp.
+// SMALLLA_CUDA_ROLLED from the environment: 1 or 0 forces the rolled elimination of the lane-per-row getrf and
+// matinv on or off (lu_registers.cuh, rolled_elimination), -1 when unset (read once; for the benchmarks).
+// Defined in backend.cpp.
 int rolled_override();
 
 // The orders instantiated, in two halves per precision (the second half is the expensive one to compile).

@@ -1,6 +1,7 @@
 // The CUDA backend's dispatch: the ONE place that knows the CUDA crossovers.
-//   n <= 32 (cuda_kernels::register_max_n): register-resident kernels, one template instance per order; in
-//   their launchers, the smallest orders take the thread-per-matrix kernels (lu_thread.cuh);
+//   n <= 32 (cuda_kernels::register_max_n): register-resident kernels, one template instance per order
+//   (getri of double complex: n <= 27); in their launchers, the smallest orders take the thread-per-matrix
+//   kernels (lu_thread.cuh);
 //   n > 32 from blocked_from() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
 //   cuBLAS's batched GEMM (getrf and so getrf+getrs, getri, matinv: up to blocked_max_n = 512);
 //   other n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
@@ -80,9 +81,17 @@ template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) 
     return check_launch(ctx, "getrf");
 }
 
+// True when getri of order n runs in registers (n <= 32, except double complex beyond 27: see
+// getri_in_registers).
+template <class T> inline bool getri_registers_serve(int n) {
+    bool yes = false;
+    with_register_order(n, [&](auto N) { yes = getri_in_registers<T, decltype(N)::value>(); });
+    return yes;
+}
+
 template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) {
     clear_stale_error();
-    if (a.n <= register_max_n) {
+    if (getri_registers_serve<T>(a.n)) {
         with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
     } else if (a.n > register_max_n && a.n >= blocked_from<T>(blocked_routine::getri) && a.n <= blocked_max_n) {
         return getri_blocked<T>(ctx, "getri", a.n, a.A, a.ipiv, a.C, a.info, a.batch);
