@@ -147,6 +147,25 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
     __device__ __forceinline__ T multiplier(T x) const { return zero ? x : divide(x); }
 };
 
+// xGETRI's and xLASWP's interchange j <-> p as the kernels replay it on one index: whether it moves anything
+// (an ipiv entry outside 1..n is ignored, so bad input cannot send an index out of range), and where position
+// pos goes when positions j and p are exchanged.
+__device__ __forceinline__ bool valid_interchange(int j, int p, int n) { return p != j && p >= 0 && p < n; }
+__device__ __forceinline__ int swap_position(int pos, int j, int p) { return pos == j ? p : (pos == p ? j : pos); }
+
+// 16 bytes of consecutive entries, for one shared-memory load: 4 floats, 2 doubles or complex floats, 1
+// double complex.
+template <class T> struct alignas(16) chunk16 {
+    static constexpr int size = 16 / sizeof(T);
+    T v[size];
+};
+
+// x - a b, with fused multiply-adds also for complex types (the operators' form takes 2 more instructions).
+template <class R> __device__ __forceinline__ R minus_product(R x, R a, R b) { return fma(-a, b, x); }
+template <class R> __device__ __forceinline__ complex<R> minus_product(complex<R> x, complex<R> a, complex<R> b) {
+    return {fma(a.im, b.im, fma(-a.re, b.re, x.re)), fma(-a.im, b.re, fma(-a.re, b.im, x.im))};
+}
+
 // Shuffles of the scalar types (complex: two shuffles of the real type).
 template <class R> __device__ __forceinline__ R shfl(unsigned mask, R v, int lane) { return __shfl_sync(mask, v, lane); }
 template <class R> __device__ __forceinline__ complex<R> shfl(unsigned mask, complex<R> v, int lane) {

@@ -219,46 +219,95 @@ getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P) {
 
 // ---- getri's triangular solves, one diagonal block at a time --------------------------------------------------
 // C(j0:j0+nb, c) = inv(T11) C(j0:j0+nb, c) for the columns c in [c_begin, c_end), T11 the diagonal block of
-// A at j0: unit lower (L) or upper (U, divided by its diagonal as xTRSM does). One warp per column, lane l
-// holding row j0+l; T11 in shared memory. The off-diagonal blocks are cuBLAS GEMMs (blocked.cuh).
+// A at j0: unit lower (L) or upper (U, times 1 / U(k,k) computed once per block). One thread per column, the
+// column's nb entries in its registers and T11 in shared memory, read as 16-byte broadcasts: each step's
+// updates are independent multiply-adds. The columns move through a shared tile so that global accesses are
+// coalesced. The first version (a warp per column, lane l holding row j0+l, a shuffle per step) was a chain of
+// nb dependent shuffles per column: ncu, s n = 40, 71% of the blocked getri's time (perf/NOTES.md, fifth round).
+// The off-diagonal blocks are cuBLAS GEMMs (blocked.cuh).
+template <class T> constexpr int trsm_columns_max() { return sizeof(T) == 4 ? 256 : 128; }  // tile <= 35 KiB
 template <class T, int NB, bool Lower>
-__global__ void __launch_bounds__(apply_threads)
+__global__ void __launch_bounds__(trsm_columns_max<T>())
 trsm_diagonal_block(int n, int j0, batch_ref<const T> A, batch_ref<T> C, int c_begin, int c_end) {
-    __shared__ T D[NB][NB + 1];
-    __shared__ T Dinv[NB];  // 1 / U(k,k), once per block instead of a division per column and step
+    constexpr int E = chunk16<T>::size, TLD = NB + 1;  // TLD odd: a thread's column and its neighbours' differ in bank
+    __shared__ __align__(16) unsigned char d_raw[NB * NB * sizeof(T)];
+    __shared__ T dinv[NB];
+    extern __shared__ __align__(16) unsigned char tile_raw[];  // blockDim.x columns: trsm_tile_bytes
+    T *const tile = reinterpret_cast<T *>(tile_raw);
+    T *const D = reinterpret_cast<T *>(d_raw);  // D[i + k NB] = T11(i, k), zero outside nb x nb
     const long long b = blockIdx.x;
-    const int nb = min(NB, n - j0), lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const int nb = min(NB, n - j0), tid = threadIdx.x, chunk = blockDim.x;
     const T *a = A[b] + j0 + (long long)j0 * A.ld;
     using R_t = real_t<T>;
-    for (int e = threadIdx.x; e < nb * nb; e += blockDim.x) {
-        const int i = e % nb, k = e / nb;
-        D[i][k] = a[i + (long long)k * A.ld];
-        if (!Lower && i == k) Dinv[k] = T(R_t(1)) / D[i][k];
+    for (int e = tid; e < NB * NB; e += chunk) {
+        const int i = e % NB, k = e / NB;
+        const T v = (i < nb && k < nb) ? a[i + (long long)k * A.ld] : T(R_t(0));
+        D[e] = v;
+        if (!Lower && i == k && k < nb) dinv[k] = T(R_t(1)) / v;
     }
-    __syncthreads();
     T *const top = C[b] + j0;
-    for (int col = c_begin + warp; col < c_end; col += warps) {
-        T *const x = top + (long long)col * C.ld;
-        T v = lane < nb ? x[lane] : T(R_t(0));
-        if constexpr (Lower) {
+    const long long ldc = C.ld;
+    for (int c0 = c_begin; c0 < c_end; c0 += chunk) {
+        const int cols = min(chunk, c_end - c0);
+        __syncthreads();  // D is complete; the previous chunk's tile has been stored
+        for (int e = tid; e < cols * NB; e += chunk) {
+            const int r = e % NB, c = e / NB;
+            if (r < nb) tile[r + c * TLD] = top[r + (c0 + c) * ldc];
+        }
+        __syncthreads();
+        if (tid < cols) {
+            T x[NB];
 #pragma unroll
-            for (int k = 0; k < NB - 1; ++k) {
-                const T vk = shfl(0xffffffffu, v, k);
-                if (lane > k && lane < nb) v -= D[lane][k] * vk;
-            }
-        } else {
+            for (int r = 0; r < NB; ++r) x[r] = r < nb ? tile[r + tid * TLD] : T(R_t(0));
+            if constexpr (Lower) {
 #pragma unroll
-            for (int k = NB - 1; k >= 0; --k) {
-                if (k < nb) {
-                    if (lane == k) v = v * Dinv[k];
-                    const T vk = shfl(0xffffffffu, v, k);
-                    if (lane < k) v -= D[lane][k] * vk;
+                for (int k = 0; k < NB - 1; ++k) {
+                    if (k < nb) {
+                        const T xk = x[k];
+#pragma unroll
+                        for (int g = (k + 1) / E * E; g < NB; g += E) {
+                            const chunk16<T> l = *reinterpret_cast<const chunk16<T> *>(D + g + k * NB);
+#pragma unroll
+                            for (int q = 0; q < E; ++q)
+                                if (g + q > k && g + q < NB) x[g + q] = minus_product(x[g + q], l.v[q], xk);
+                        }
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = NB - 1; k >= 0; --k) {
+                    if (k < nb) {
+                        const T xk = x[k] * dinv[k];
+                        x[k] = xk;
+#pragma unroll
+                        for (int g = 0; g < k; g += E) {
+                            const chunk16<T> u = *reinterpret_cast<const chunk16<T> *>(D + g + k * NB);
+#pragma unroll
+                            for (int q = 0; q < E; ++q)
+                                if (g + q < k) x[g + q] = minus_product(x[g + q], u.v[q], xk);
+                        }
+                    }
                 }
             }
+#pragma unroll
+            for (int r = 0; r < NB; ++r)
+                if (r < nb) tile[r + tid * TLD] = x[r];
         }
-        if (lane < nb) x[lane] = v;
+        __syncthreads();
+        for (int e = tid; e < cols * NB; e += chunk) {
+            const int r = e % NB, c = e / NB;
+            if (r < nb) top[r + (c0 + c) * ldc] = tile[r + c * TLD];
+        }
     }
 }
+// Threads for a trsm_diagonal_block launch over `cols` columns: one per column, whole warps, at most
+// trsm_columns_max<T>() (more columns are done in chunks); and its dynamic shared memory, the column tile
+// (sized by the launch, so that narrow launches keep many blocks per multiprocessor).
+template <class T> inline int trsm_threads(int cols) {
+    const int t = (cols + 31) / 32 * 32;
+    return t < trsm_columns_max<T>() ? t : trsm_columns_max<T>();
+}
+template <class T, int NB> inline size_t trsm_tile_bytes(int threads) { return (size_t)threads * (NB + 1) * sizeof(T); }
 
 // ---- 3. the trailing updates: cuBLAS's GEMM, typed ------------------------------------------------------
 template <class T> struct blas_types;

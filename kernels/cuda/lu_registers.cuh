@@ -410,7 +410,7 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
 #pragma unroll
         for (int j = N - 2; j >= 0; --j) {
             const int p = mine[j];
-            if (p != j && p >= 0 && p < N) d = d == j ? p : (d == p ? j : d);
+            if (valid_interchange(j, p, N)) d = swap_position(d, j, p);
         }
         __syncwarp(at.mask);
         mine[i] = d;

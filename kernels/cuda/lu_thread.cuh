@@ -300,9 +300,9 @@ getri_thread_per_matrix(batch_ref<const T> A, pivots_ref<const int> P, batch_ref
 #pragma unroll
                 for (int j = N - 2; j >= 0; --j) {
                     const int p = pv[j] - 1;
-                    if (p != j && p >= 0 && p < N) {
+                    if (valid_interchange(j, p, N)) {
 #pragma unroll
-                        for (int c = 0; c < N; ++c) dest[c] = dest[c] == j ? p : (dest[c] == p ? j : dest[c]);
+                        for (int c = 0; c < N; ++c) dest[c] = swap_position(dest[c], j, p);
                     }
                 }
             }

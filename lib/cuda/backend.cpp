@@ -9,6 +9,7 @@
 
 #include "backend.hpp"
 #include "context.hpp"
+#include "cuda/getri_columns.hpp"
 #include "cuda/lu_registers.hpp"
 #include "cuda_backend.hpp"
 
@@ -156,6 +157,17 @@ int rolled_override() {
         return std::strcmp(v, "1") == 0 ? 1 : (std::strcmp(v, "0") == 0 ? 0 : -1);
     }();
     return forced;
+}
+
+int getri_columns_from_override() {
+    static const int from = [] {
+        const char *v = std::getenv("SMALLLA_CUDA_GETRI_COLUMNS_FROM");
+        if (v == nullptr) return 0;
+        if (std::strcmp(v, "off") == 0) return -1;
+        const int k = std::atoi(v);
+        return k > 0 ? k : 0;
+    }();
+    return from;
 }
 
 int thread_per_matrix_max_n() {

@@ -6,6 +6,7 @@
 
 #include "backend.hpp"
 #include "context.hpp"
+#include "cuda/getri_columns.hpp"
 #include "cuda/lu_blocked.cuh"
 #include "cuda_backend.hpp"
 
@@ -118,7 +119,8 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
     getri_blocked_prepare<T><<<batch, apply_threads, 0, stream>>>(n, a, c, info);
     for (int j0 = 0; j0 < n; j0 += NB) {  // C = inv(L) C
         const int nb = std::min(NB, n - j0), r1 = j0 + nb;
-        trsm_diagonal_block<T, NB, true><<<batch, apply_threads, 0, stream>>>(n, j0, a, c, 0, r1);
+        const int threads = trsm_threads<T>(r1);
+        trsm_diagonal_block<T, NB, true><<<batch, threads, trsm_tile_bytes<T, NB>(threads), stream>>>(n, j0, a, c, 0, r1);
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         // C(r1:n, 0:r1) -= L(r1:n, j0:r1) C(j0:r1, 0:r1)
         if (smallla_status_t s = gemm_minus<T>(ctx, routine, h, n - r1, r1, nb, a, r1, j0, as_const(c), j0, 0, c, r1, 0,
@@ -128,7 +130,8 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
     }
     for (int j0 = (n - 1) / NB * NB; j0 >= 0; j0 -= NB) {  // C = inv(U) C
         const int nb = std::min(NB, n - j0);
-        trsm_diagonal_block<T, NB, false><<<batch, apply_threads, 0, stream>>>(n, j0, a, c, 0, n);
+        const int threads = trsm_threads<T>(n);
+        trsm_diagonal_block<T, NB, false><<<batch, threads, trsm_tile_bytes<T, NB>(threads), stream>>>(n, j0, a, c, 0, n);
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         // C(0:j0, :) -= U(0:j0, j0:j0+nb) C(j0:j0+nb, :)
         if (smallla_status_t s = gemm_minus<T>(ctx, routine, h, j0, n, nb, a, 0, j0, as_const(c), j0, 0, c, 0, 0, batch,
@@ -143,15 +146,16 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
 }
 
 // inv(A) into C (C may be A itself): chunks of the batch are copied to a packed workspace, factored there
-// and inverted from there into C, so the workspace stays bounded whatever the batch. All the scratch memory
-// (the packed matrices, their pivots, cuBLAS's pointer arrays for a pointer-array C) is one allocation made
-// before anything is queued, so a call that cannot get it writes nothing.
+// and inverted from there into C (by columns when `columns`, else by getri_blocked), so the workspace stays
+// bounded whatever the batch. All the scratch memory (the packed matrices, their pivots, cuBLAS's pointer
+// arrays for a pointer-array C) is one allocation made before anything is queued, so a call that cannot get
+// it writes nothing.
 template <class T>
 smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const matrix_batch<const T> &A,
-                                const matrix_batch<T> &C, int *info, int batch) {
+                                const matrix_batch<T> &C, int *info, int batch, bool columns) {
     constexpr size_t workspace_target = size_t(256) << 20;
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
-    const size_t pointers = C.is_pointer_array() ? 3 : 0;  // per matrix
+    const size_t pointers = C.is_pointer_array() && !columns ? 3 : 0;  // per matrix
     const size_t per_matrix = (size_t)n * n * sizeof(T) + pointers * sizeof(void *) + (size_t)n * sizeof(int);
     const long long chunk = std::max<long long>(1, std::min<long long>(batch, (long long)(workspace_target / per_matrix)));
     // Layout: the matrices, the pointer arrays, the pivots, each section starting on a 256-byte boundary.
@@ -185,6 +189,11 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
         factors.ld = n;
         factors.stride = (long long)n * n;
         const pivot_batch<const int> pivc{wpiv, n};
+        if (columns) {
+            launch_getri_columns<T>(getri_args<T>{n, factors, pivc, sub_batch(C, first), info + first, count}, stream);
+            if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+            continue;
+        }
         if (smallla_status_t s = getri_blocked<T>(ctx, routine, n, factors, pivc, sub_batch(C, first), info + first, count,
                                                    arrays);
             s != SMALLLA_SUCCESS)

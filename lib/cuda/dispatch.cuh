@@ -2,6 +2,9 @@
 //   n <= 32 (cuda_kernels::register_max_n): register-resident kernels, one template instance per order
 //   (getri of double complex: n <= 27); in their launchers, the smallest orders take the thread-per-matrix
 //   kernels (lu_thread.cuh);
+//   getri of complex types 27..32 and of every type for 32 < n <= columns_serve_max<T>() (64; double
+//   complex 45): getri by columns (getri_columns.cuh), one thread per column of the inverse; matinv at those
+//   orders = the blocked getrf on a packed copy, then getri by columns;
 //   n > 32 from blocked_from() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
 //   cuBLAS's batched GEMM (getrf and so getrf+getrs, getri, matinv: up to blocked_max_n = 512);
 //   other n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
@@ -18,6 +21,7 @@
 #include "backend.hpp"
 #include "context.hpp"
 #include "blocked.cuh"
+#include "cuda/getri_columns.hpp"
 #include "cuda/lu_general.cuh"
 #include "cuda/lu_registers.hpp"
 #include "cuda_backend.hpp"
@@ -51,8 +55,10 @@ inline bool general_launch_config(context &ctx, Kernel kernel, int n, bool &in_s
 }
 
 // From which order the blocked path serves a routine (up to blocked_max_n), measured on the H100 against the
-// one-block kernel on the same data (perf/NOTES.md, run 5): the factorization wins from 33 on (1.2-18x); the
-// blocked inverses from 33 (s), 40 (matinv d/c/z, getri d), 48 (getri c) and 64 (getri z).
+// one-block kernel on the same data (perf/NOTES.md, second round, run 5): the factorization wins from 33 on
+// (1.2-18x); the blocked inverses from 33 (s), 40 (matinv d/c/z, getri d), 48 (getri c); getri z from 46
+// since its diagonal-block solves run a thread per column (fifth round: 1.05-1.4x the one-block kernel at
+// 53-63, 0.9-0.95x at 49-52, where both are above cuBLAS). Where getri by columns serves, it comes first.
 enum class blocked_routine { getrf, getri, matinv };
 template <class T> int blocked_from(blocked_routine r) {
     if (const int n = blocked_min_n_override(); n > 0) return n;
@@ -60,7 +66,7 @@ template <class T> int blocked_from(blocked_routine r) {
     switch (r) {
     case blocked_routine::getrf: return register_max_n + 1;
     case blocked_routine::matinv: return !cplx && !dbl ? 33 : 40;
-    case blocked_routine::getri: return cplx ? (dbl ? 64 : 48) : (dbl ? 40 : 33);
+    case blocked_routine::getri: return cplx ? (dbl ? 46 : 48) : (dbl ? 40 : 33);
     }
     return register_max_n + 1;
 }
@@ -89,9 +95,23 @@ template <class T> inline bool getri_registers_serve(int n) {
     return yes;
 }
 
+// True when getri of order n runs by columns: by default from columns_from_default<T>() (complex 27, real 33)
+// to columns_serve_max<T>() (64; double complex 45), where it measured faster than the lane-per-row getri below
+// 33 and 1.1-6x faster than the blocked and one-block kernels above (perf/NOTES.md, fifth round).
+// SMALLLA_CUDA_GETRI_COLUMNS_FROM moves the lower end (up to the last instance), or turns it off, for
+// measurements.
+template <class T> inline bool getri_columns_serve(int n) {
+    const int from = getri_columns_from_override();
+    if (n < columns_min_order || n > (from > 0 ? columns_max_order<T>() : columns_serve_max<T>())) return false;
+    if (from < 0) return false;
+    return n >= (from > 0 ? from : columns_from_default<T>());
+}
+
 template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) {
     clear_stale_error();
-    if (getri_registers_serve<T>(a.n)) {
+    if (getri_columns_serve<T>(a.n)) {
+        launch_getri_columns<T>(a, stream_of(ctx));
+    } else if (getri_registers_serve<T>(a.n)) {
         with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
     } else if (a.n > register_max_n && a.n >= blocked_from<T>(blocked_routine::getri) && a.n <= blocked_max_n) {
         return getri_blocked<T>(ctx, "getri", a.n, a.A, a.ipiv, a.C, a.info, a.batch);
@@ -109,8 +129,9 @@ template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a
     clear_stale_error();
     if (a.n <= register_max_n) {
         with_register_order(a.n, [&](auto N) { launch_matinv_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (a.n >= blocked_from<T>(blocked_routine::matinv) && a.n <= blocked_max_n) {
-        return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
+    } else if (const bool columns = getri_columns_serve<T>(a.n);
+               (columns || a.n >= blocked_from<T>(blocked_routine::matinv)) && a.n <= blocked_max_n) {
+        return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch, columns);
     } else {
         bool in_shared;
         size_t bytes;

@@ -1,8 +1,9 @@
 // smallla-check-cuda: a standalone correctness sweep of the CUDA backend against the host backend, through
 // the public API only. For every routine, precision and order in the sweep it runs both backends on the
 // same inputs (strided with gaps, pointer arrays, and packed strided batches for n <= 16) and checks:
-// info equal; ipiv equal; LAPACK's test ratios below 30 (||PA - LU||_1 / (n ||A||_1 eps), ||A C - I||_1 / (n ||A||_1 ||C||_1 eps),
-// ||B - op(A) X||_1 / (||A||_1 ||X||_1 n eps)); every element outside the matrices untouched. Inputs include
+// info equal; ipiv equal (except at a near-tie, reported and counted: see near_tie); LAPACK's test ratios
+// below 30 (||PA - LU||_1 / (n ||A||_1 eps), ||A C - I||_1 / (n ||A||_1 ||C||_1 eps), ||B - op(A) X||_1 /
+// (||A||_1 ||X||_1 n eps)); every element outside the matrices untouched. Inputs include
 // random matrices, exact pivot ties, a zero column (info > 0) and NaN. Prints one line per failure and a
 // summary; exit status 0 only when everything passed, 77 when there is no CUDA device (skipped).
 #include <cuda_runtime.h>
@@ -93,17 +94,21 @@ long double norm1(const mat &a, int n) {
 }
 
 // For a pivot that differs from the host's at step k: how close the host's choice was to the runner-up, from
-// the host's factors (candidate i > k had |L(i,k) U(k,k)|, the pivot |U(k,k)|, in getf2's |Re| + |Im|). A
-// relative gap near the rounding of n steps is a near-tie, where LAPACK's own result depends on the rounding.
-inline std::string pivot_gap(const mat &lu, int n, int k) {
+// the host's factors (candidate i > k had |L(i,k) U(k,k)|, the pivot |U(k,k)|, in getf2's |Re| + |Im|).
+inline long double pivot_gap(const mat &lu, int n, int k) {
     auto abs1 = [](cld z) { return std::fabs(z.real()) + std::fabs(z.imag()); };
     const long double top = abs1(lu[k + (long long)k * n]);
     long double second = 0;
     for (int i = k + 1; i < n; ++i) second = std::max(second, abs1(lu[i + (long long)k * n] * lu[k + (long long)k * n]));
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "host's relative gap to the runner-up at this step: %.2Le", top > 0 ? (top - second) / top : 0.0L);
-    return buf;
+    return top > 0 ? (top - second) / top : 0.0L;
 }
+// A near-tie: the two candidates differ by less than the rounding that k updates may put on them (n eps, no
+// growth assumed). There the pivot depends on the order of the update's sums (LAPACK's blocked and unblocked
+// getrf can differ too), so a different pivot is reported and counted, not failed; the factorization must
+// still pass the backward-error ratio. Any larger gap, and an exact tie (gap 0: LAPACK's first maximum wins),
+// must give the host's pivot.
+inline bool near_tie(long double gap, int n, double eps) { return gap > 0 && gap <= (long double)n * eps; }
+int near_ties = 0;
 
 // The inputs of one test: kind 0 random, 1 exact ties in column 0 and an identity block, 2 zero column,
 // 3 NaN entry, 4 diagonally dominant (for no pivoting).
@@ -262,9 +267,19 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
                     if (pivoting)
                         for (int k = 0; k < n; ++k)
                             if (dp[b * pstride + k] != hpiv[b * sp + k]) {
-                                fail(t + ": ipiv[" + std::to_string(k) + "] = " + std::to_string(dp[b * pstride + k]) +
-                                     " != host " + std::to_string(hpiv[b * sp + k]) + " (" +
-                                     pivot_gap(extract(hh_lu, b * stride, n, ld), n, k) + ")");
+                                const long double gap = pivot_gap(extract(hh_lu, b * stride, n, ld), n, k);
+                                char g[64];
+                                std::snprintf(g, sizeof g, "%.2Le", gap);
+                                const std::string what = t + ": ipiv[" + std::to_string(k) + "] = " +
+                                                         std::to_string(dp[b * pstride + k]) + " != host " +
+                                                         std::to_string(hpiv[b * sp + k]) +
+                                                         " (host's relative gap to the runner-up at this step: " + g;
+                                if (near_tie(gap, n, eps)) {
+                                    ++near_ties;
+                                    std::printf("NEAR-TIE %s <= n eps: accepted, the ratio is checked)\n", what.c_str());
+                                } else {
+                                    fail(what + ")");
+                                }
                                 break;
                             }
                     if (kind_of[b] == 3 || (!pivoting && kind_of[b] != 4)) continue;  // NaN / unstable: no ratio
@@ -408,8 +423,8 @@ int main(int argc, char **argv) {
         return 77;
     }
     std::vector<int> orders;
-    for (int n = 1; n <= 40; ++n) orders.push_back(n);
-    for (int n : {48, 64, 65, 96, 100, 128, 160, 200}) orders.push_back(n);
+    for (int n = 1; n <= 64; ++n) orders.push_back(n);  // every instance of getri by columns (up to 64) too
+    for (int n : {65, 96, 100, 128, 160, 200}) orders.push_back(n);
     if (argc > 1) {  // optional: a list of orders
         orders.clear();
         for (int i = 1; i < argc; ++i) orders.push_back(std::atoi(argv[i]));
@@ -425,6 +440,7 @@ int main(int argc, char **argv) {
     run_precision<smallla_complex_double>(hh, hc, orders);
     smallla_destroy(hh);
     smallla_destroy(hc);
-    std::printf("%s: %d checks, %d failures\n", failures ? "FAILED" : "PASSED", checks, failures);
+    std::printf("%s: %d checks, %d failures, %d pivot differences at near-ties (0 < gap <= n eps)\n",
+                failures ? "FAILED" : "PASSED", checks, failures, near_ties);
     return failures ? 1 : 0;
 }

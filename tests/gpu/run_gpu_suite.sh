@@ -45,9 +45,9 @@ for t in "$stage"/bin/*; do
 done
 
 # Sanitizers on a small sweep of the CUDA backend (every kernel family: thread-per-matrix, lane-per-row,
-# one block per matrix, blocked with cuBLAS).
+# getri by columns, one block per matrix, blocked with cuBLAS).
 if command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-check-cuda" ]; then
-    small="1 2 3 5 7 8 9 14 16 17 31 32 33 40 65"
+    small="1 2 3 5 7 8 9 14 16 17 28 31 32 33 40 44 64 65"
     run_one "memcheck smallla-check-cuda" "$out/memcheck.log" \
         compute-sanitizer --tool memcheck --error-exitcode 99 "$stage/bin/smallla-check-cuda" $small
     run_one "racecheck smallla-check-cuda" "$out/racecheck.log" \

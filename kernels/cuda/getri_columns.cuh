@@ -1,0 +1,138 @@
+// getri by columns: the inverse from the factors with one thread per column of inv(A), for the orders where the
+// lane-per-row getri (lu_registers.cuh) does not fit in registers (double complex beyond 27) and for
+// 32 < n <= columns_max_order<T>(), where the alternatives were the blocked getri (several passes over C,
+// its diagonal-block solves latency-bound: ncu, s n = 40, 71% of its time) and the one-block kernel, both about
+// as fast as cuBLAS's getriBatched (perf/NOTES.md, fifth round).
+//
+// A block holds one matrix's factors in shared memory. Thread j computes column j of
+//   inv(A) = inv(U) inv(L) P^T   as   inv(U) (inv(L) e_s),   s = the column of P^T's j-th column,
+// so xGETRI's column interchanges are folded into which unit vector a thread starts from, and no pass over C
+// moves columns afterwards. Both triangular solves run in the thread's registers; the factors' entries are
+// read from shared memory as broadcasts (every thread of a step reads the same column), 16 bytes at a time.
+// The order is a template parameter N with every loop unrolled; a matrix of order n <= N is solved as the
+// leading part of an order-N problem whose steps k >= n are skipped (a uniform branch) and whose padding rows
+// are zero, so that a few instances serve every order (the padding costs (N / n)^2 of the flops).
+// info: the first exactly zero U(k,k), 1-based; then C = the factors, as the host backend leaves it.
+#pragma once
+
+#include "device_common.cuh"
+#include "getri_columns.hpp"
+
+namespace smallla {
+namespace cuda_kernels {
+
+template <int N> constexpr int columns_warps() { return (N + 31) / 32; }
+// Leading dimension of the factors in shared memory: a whole number of 16-byte chunks, plus one chunk so that
+// the threads storing their columns (N apart) do not all fall in one bank.
+template <class T, int N> constexpr int columns_ld() {
+    constexpr int E = chunk16<T>::size;
+    return (N + E - 1) / E * E + E;
+}
+
+template <class T, int N>
+__global__ void __launch_bounds__(columns_warps<N>() * 32)
+getri_columns(int n, batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info) {
+    constexpr int E = chunk16<T>::size, LD = columns_ld<T, N>();
+    __shared__ __align__(16) unsigned char raw[N * LD * sizeof(T)];
+    __shared__ T dinv[N];
+    __shared__ int piv[N];
+    __shared__ int first_zero;
+    T *const S = reinterpret_cast<T *>(raw);  // S[i + k LD] = factor (i, k), zero outside n x n
+    const long long b = blockIdx.x;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, warps = blockDim.x >> 5;
+    using R = real_t<T>;
+
+    const T *a = A[b];
+    const long long lda = A.ld;
+    if (tid == 0) first_zero = INT_MAX;
+    for (int k = warp; k < N; k += warps)
+        for (int i = lane; i < N; i += 32) S[i + k * LD] = (i < n && k < n) ? a[i + k * lda] : T(R(0));
+    if (tid < n) piv[tid] = P.base ? P[b][tid] - 1 : tid;
+    __syncthreads();
+    if (tid < n) {
+        const T d = S[tid + tid * LD];
+        if (is_zero(d)) atomicMin(&first_zero, tid + 1);
+        else dinv[tid] = T(R(1)) / d;
+    }
+    __syncthreads();
+    T *c = C[b];
+    const long long ldc = C.ld;
+    if (first_zero != INT_MAX) {  // singular: C = the factors
+        for (int k = warp; k < n; k += warps)
+            for (int i = lane; i < n; i += 32) c[i + k * ldc] = S[i + k * LD];
+        if (tid == 0) info[b] = first_zero;
+        return;
+    }
+
+    T x[N];
+    if (tid < n) {
+        // The column of P^T that this thread's column of inv(A) needs: xGETRI swaps columns j and ipiv(j) of
+        // inv(U) inv(L) for j = n-2 down to 0; undoing those swaps in the opposite order from position tid
+        // gives the column that ends up there.
+        int s = tid;
+        for (int j = 0; j < n - 1; ++j)
+            if (valid_interchange(j, piv[j], n)) s = swap_position(s, j, piv[j]);
+#pragma unroll
+        for (int i = 0; i < N; ++i) x[i] = T(R(i == s ? 1 : 0));
+        // x = inv(L) x, L unit lower triangular: step k subtracts x(k) L(k+1:n, k).
+#pragma unroll
+        for (int k = 0; k < N - 1; ++k) {
+            if (k < n) {
+                const T xk = x[k];
+#pragma unroll
+                for (int g = (k + 1) / E * E; g < N; g += E) {
+                    const chunk16<T> l = *reinterpret_cast<const chunk16<T> *>(S + g + k * LD);
+#pragma unroll
+                    for (int e = 0; e < E; ++e)
+                        if (g + e > k && g + e < N) x[g + e] = minus_product(x[g + e], l.v[e], xk);
+                }
+            }
+        }
+        // x = inv(U) x: step k divides x(k) by U(k,k) (times the reciprocal, as the blocked path) and
+        // subtracts x(k) U(0:k-1, k).
+#pragma unroll
+        for (int k = N - 1; k >= 0; --k) {
+            if (k < n) {
+                const T xk = x[k] * dinv[k];
+                x[k] = xk;
+#pragma unroll
+                for (int g = 0; g < k; g += E) {
+                    const chunk16<T> u = *reinterpret_cast<const chunk16<T> *>(S + g + k * LD);
+#pragma unroll
+                    for (int e = 0; e < E; ++e)
+                        if (g + e < k) x[g + e] = minus_product(x[g + e], u.v[e], xk);
+                }
+            }
+        }
+    }
+    __syncthreads();  // every thread is done with the factors: S now receives the columns of inv(A)
+    if (tid < n) {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+            if (i < n) S[i + tid * LD] = x[i];
+    }
+    __syncthreads();
+    for (int k = warp; k < n; k += warps)
+        for (int i = lane; i < n; i += 32) c[i + k * ldc] = S[i + k * LD];
+    if (tid == 0) info[b] = 0;
+}
+
+// The instance for order a.n: the first N = 24, 28, ... with a.n <= N.
+template <class T, int N = columns_first_instance>
+void launch_getri_columns_at_least(const getri_args<T> &a, cudaStream_t stream) {
+    if constexpr (N <= columns_max_order<T>()) {
+        if (a.n <= N) {
+            getri_columns<T, N><<<a.batch, columns_warps<N>() * 32, 0, stream>>>(
+                a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info);
+        } else {
+            launch_getri_columns_at_least<T, N + columns_step>(a, stream);
+        }
+    }
+}
+template <class T> void launch_getri_columns(const getri_args<T> &a, cudaStream_t stream) {
+    launch_getri_columns_at_least<T>(a, stream);
+}
+#define SMALLLA_GETRI_COLUMNS_LAUNCHER(T) template void launch_getri_columns<T>(const getri_args<T> &, cudaStream_t);
+
+}  // namespace cuda_kernels
+}  // namespace smallla
