@@ -447,5 +447,17 @@ copy_to_packed(int n, batch_ref<const T> A, T *W) {
         for (int i = threadIdx.x % 32; i < n; i += 32) w[i + (long long)j * n] = a[i + (long long)j * A.ld];
 }
 
+// matinv's copy of A into C where getri by columns finishes in place: matrix by matrix, skipped where C is A.
+template <class T>
+__global__ void __launch_bounds__(apply_threads)
+copy_unless_same(int n, batch_ref<const T> A, batch_ref<T> C) {
+    const long long b = blockIdx.x;
+    const T *a = A[b];
+    T *c = C[b];
+    if (static_cast<const void *>(a) == static_cast<const void *>(c) && A.ld == C.ld) return;
+    for (int j = threadIdx.x / 32; j < n; j += blockDim.x / 32)
+        for (int i = threadIdx.x % 32; i < n; i += 32) c[i + (long long)j * C.ld] = a[i + (long long)j * A.ld];
+}
+
 }  // namespace cuda_kernels
 }  // namespace smallla

@@ -3,6 +3,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -78,6 +79,32 @@ smallla_status_t scratch::allocate(context &ctx, const char *routine, size_t byt
     return fail(&ctx, SMALLLA_ALLOC_FAILED,
                 std::string("smallla ") + routine + " (CUDA backend): no device memory for " + std::to_string(bytes) +
                     " bytes of workspace: " + cudaGetErrorString(e));
+}
+
+bool scratch::try_allocate(context &ctx, size_t bytes) {
+    stream = static_cast<cudaStream_t>(ctx.stream);
+    if (cudaMallocAsync(&ptr, bytes, stream) == cudaSuccess) return true;
+    ptr = nullptr;
+    cudaGetLastError();
+    return false;
+}
+
+size_t matinv_workspace_target(const context &ctx) {
+    static const long long forced_mib = [] {
+        const char *v = std::getenv("SMALLLA_CUDA_MATINV_WORKSPACE_MIB");
+        const long long m = v != nullptr ? std::atoll(v) : 0;
+        return m > 0 ? m : 0;
+    }();
+    if (forced_mib > 0) return (size_t)forced_mib << 20;
+    constexpr size_t low = size_t(256) << 20, high = size_t(2) << 30;
+    size_t free_bytes = 0, total = 0;
+    int current = -1;
+    // cudaMemGetInfo reports on the current device: the handle's device is the one the call runs on.
+    if (cudaGetDevice(&current) != cudaSuccess || current != ctx.device || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return low;
+    }
+    return std::min(high, std::max(low, free_bytes / 8));
 }
 
 scratch::~scratch() {

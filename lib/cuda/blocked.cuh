@@ -64,7 +64,7 @@ smallla_status_t gemm_minus(context &ctx, const char *routine, cublasHandle_t h,
 // LU with (ipiv.base != nullptr) or without partial pivoting, in place, for 32 < n <= blocked_max_n.
 template <class T>
 smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
-                               const pivot_batch<int> &ipiv, int *info, int batch) {
+                               const pivot_batch<int> &ipiv, int *info, int batch, void **given_arrays = nullptr) {
     constexpr int NB = panel_width<T>();
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
     cublasHandle_t h = nullptr;
@@ -73,10 +73,11 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
     const pivots_ref<int> p = make_pivots_ref(ipiv);
     const pivots_ref<const int> pc{p.base, p.stride};
     const long long ld = A.ld;
-    scratch arrays;  // pointer arrays for cuBLAS when the batch is one
-    if (A.is_pointer_array() && n > NB)
+    scratch arrays;  // pointer arrays for cuBLAS when the batch is one, unless the caller gives them
+    if (A.is_pointer_array() && n > NB && given_arrays == nullptr)
         if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(T *)); s != SMALLLA_SUCCESS)
             return s;
+    void **ptrs = given_arrays != nullptr ? given_arrays : static_cast<void **>(arrays.ptr);
     for (int j0 = 0; j0 < n; j0 += NB) {
         const int m = n - j0, nb = std::min(NB, m), rest = m - nb;
         if (m <= panel_threads_max) {
@@ -89,7 +90,7 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
         if (rest == 0) break;
         const long long r1 = j0 + nb;  // A22 -= L21 U12: A22 at (r1, r1), L21 at (r1, j0), U12 at (j0, r1)
         if (smallla_status_t s = gemm_minus<T>(ctx, routine, h, rest, rest, nb, as_const(a), r1, j0, as_const(a), j0,
-                                               r1, a, r1, r1, batch, static_cast<void **>(arrays.ptr));
+                                               r1, a, r1, r1, batch, ptrs);
             s != SMALLLA_SUCCESS)
             return s;
     }
@@ -145,30 +146,64 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
     return check_launch(ctx, routine);
 }
 
+// inv(A) into C (C may be A itself) at the orders getri by columns serves: C receives a copy of A (unless C
+// is A), is factored in place by the blocked getrf and inverted in place by getri by columns, which reads a
+// matrix's factors into shared memory before it writes any of it. No packed copy of the batch: its allocation
+// and copy cost 1.7-2.4 ms per GiB (perf/NOTES.md, fifth round). The scratch (the pivots; cuBLAS's pointer
+// arrays for a pointer-array C) is one allocation made before anything is queued, so a call that cannot get
+// it writes nothing.
+template <class T>
+smallla_status_t matinv_by_columns(context &ctx, const char *routine, int n, const matrix_batch<const T> &A,
+                                   const matrix_batch<T> &C, int *info, int batch) {
+    const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
+    const size_t piv_bytes = ((size_t)batch * n * sizeof(int) + 255) / 256 * 256;
+    const size_t ptr_bytes = C.is_pointer_array() ? 3 * (size_t)batch * sizeof(void *) : 0;
+    scratch ws;
+    if (smallla_status_t s = ws.allocate(ctx, routine, piv_bytes + ptr_bytes); s != SMALLLA_SUCCESS) return s;
+    int *const piv = static_cast<int *>(ws.ptr);
+    void **const arrays = ptr_bytes ? reinterpret_cast<void **>(static_cast<char *>(ws.ptr) + piv_bytes) : nullptr;
+    copy_unless_same<T><<<batch, apply_threads, 0, stream>>>(n, make_batch_ref(A), make_batch_ref(C));
+    if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+    if (smallla_status_t s = getrf_blocked<T>(ctx, routine, n, C, pivot_batch<int>{piv, n}, info, batch, arrays);
+        s != SMALLLA_SUCCESS)
+        return s;
+    matrix_batch<const T> factors;
+    factors.base = C.base;
+    factors.ptrs = C.ptrs;
+    factors.ld = C.ld;
+    factors.stride = C.stride;
+    launch_getri_columns<T>(getri_args<T>{n, factors, pivot_batch<const int>{piv, n}, C, info, batch}, stream);
+    return check_launch(ctx, routine);
+}
+
 // inv(A) into C (C may be A itself): chunks of the batch are copied to a packed workspace, factored there
-// and inverted from there into C (by columns when `columns`, else by getri_blocked), so the workspace stays
-// bounded whatever the batch. All the scratch memory (the packed matrices, their pivots, cuBLAS's pointer
+// and inverted from there into C by getri_blocked, so the workspace stays
+// bounded whatever the batch (matinv_workspace_target: up to 2 GiB, halved while it cannot be had; against
+// chunks of 256 MiB, 1.0-1.26x at n = 72-256, perf/NOTES.md fifth round). All the scratch memory (the packed matrices, their pivots, cuBLAS's pointer
 // arrays for a pointer-array C) is one allocation made before anything is queued, so a call that cannot get
 // it writes nothing.
 template <class T>
 smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const matrix_batch<const T> &A,
-                                const matrix_batch<T> &C, int *info, int batch, bool columns) {
-    constexpr size_t workspace_target = size_t(256) << 20;
+                                const matrix_batch<T> &C, int *info, int batch) {
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
-    const size_t pointers = C.is_pointer_array() && !columns ? 3 : 0;  // per matrix
+    const size_t pointers = C.is_pointer_array() ? 3 : 0;  // per matrix
     const size_t per_matrix = (size_t)n * n * sizeof(T) + pointers * sizeof(void *) + (size_t)n * sizeof(int);
-    const long long chunk = std::max<long long>(1, std::min<long long>(batch, (long long)(workspace_target / per_matrix)));
+    long long chunk =
+        std::max<long long>(1, std::min<long long>(batch, (long long)(matinv_workspace_target(ctx) / per_matrix)));
     // Layout: the matrices, the pointer arrays, the pivots, each section starting on a 256-byte boundary.
     auto up = [](size_t bytes) { return (bytes + 255) / 256 * 256; };
-    const size_t mat_bytes = up((size_t)chunk * n * n * sizeof(T)), ptr_bytes = up((size_t)chunk * pointers * sizeof(void *));
+    auto mat_bytes = [&] { return up((size_t)chunk * n * n * sizeof(T)); };
+    auto ptr_bytes = [&] { return up((size_t)chunk * pointers * sizeof(void *)); };
+    auto all_bytes = [&] { return mat_bytes() + ptr_bytes() + (size_t)chunk * n * sizeof(int); };
     scratch ws;
-    if (smallla_status_t s = ws.allocate(ctx, routine, mat_bytes + ptr_bytes + (size_t)chunk * n * sizeof(int));
-        s != SMALLLA_SUCCESS)
-        return s;
+    // Smaller chunks while the memory cannot be had; only when not even one matrix fits does the call fail.
+    while (chunk > 1 && !ws.try_allocate(ctx, all_bytes())) chunk = (chunk + 1) / 2;
+    if (ws.ptr == nullptr)
+        if (smallla_status_t s = ws.allocate(ctx, routine, all_bytes()); s != SMALLLA_SUCCESS) return s;
     char *const bytes = static_cast<char *>(ws.ptr);
     T *w = reinterpret_cast<T *>(bytes);
-    void **arrays = pointers ? reinterpret_cast<void **>(bytes + mat_bytes) : nullptr;
-    int *wpiv = reinterpret_cast<int *>(bytes + mat_bytes + ptr_bytes);
+    void **arrays = pointers ? reinterpret_cast<void **>(bytes + mat_bytes()) : nullptr;
+    int *wpiv = reinterpret_cast<int *>(bytes + mat_bytes() + ptr_bytes());
     const batch_ref<const T> a = make_batch_ref(A);
     for (long long first = 0; first < batch; first += chunk) {
         const int count = (int)std::min<long long>(chunk, batch - first);
@@ -189,11 +224,6 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
         factors.ld = n;
         factors.stride = (long long)n * n;
         const pivot_batch<const int> pivc{wpiv, n};
-        if (columns) {
-            launch_getri_columns<T>(getri_args<T>{n, factors, pivc, sub_batch(C, first), info + first, count}, stream);
-            if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
-            continue;
-        }
         if (smallla_status_t s = getri_blocked<T>(ctx, routine, n, factors, pivc, sub_batch(C, first), info + first, count,
                                                    arrays);
             s != SMALLLA_SUCCESS)

@@ -41,8 +41,16 @@ struct scratch {
     scratch(const scratch &) = delete;
     scratch &operator=(const scratch &) = delete;
     smallla_status_t allocate(context &ctx, const char *routine, size_t bytes);
+    // As allocate, but a failure records no error (the caller tries a smaller size).
+    bool try_allocate(context &ctx, size_t bytes);
     ~scratch();
 };
+
+// How many bytes of packed matrices matinv's blocked path works on at a time: SMALLLA_CUDA_MATINV_WORKSPACE_MIB
+// from the environment when set (a knob for the benchmarks), else an eighth of the device's free memory,
+// clamped to [256 MiB, 2 GiB] (perf/NOTES.md, fifth round: chunks of 256 MiB left the panel kernels 256
+// blocks at n = 256 in double complex; the larger target ran matinv 1.0-1.26x faster at n = 72-256).
+size_t matinv_workspace_target(const context &ctx);
 
 // SMALLLA_CUDA_BLOCKED_MIN_N from the environment (read once; a knob for the benchmarks' crossover
 // measurements): when set (> 0), the order from which every routine takes the blocked path; 0 when unset.

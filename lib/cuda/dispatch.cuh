@@ -4,7 +4,7 @@
 //   kernels (lu_thread.cuh);
 //   getri of complex types 27..32 and of every type for 32 < n <= columns_serve_max<T>() (64; double
 //   complex 45): getri by columns (getri_columns.cuh), one thread per column of the inverse; matinv at those
-//   orders = the blocked getrf on a packed copy, then getri by columns;
+//   orders = the blocked getrf on C (a copy of A), then getri by columns in place;
 //   n > 32 from blocked_from() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
 //   cuBLAS's batched GEMM (getrf and so getrf+getrs, getri, matinv: up to blocked_max_n = 512);
 //   other n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
@@ -129,9 +129,10 @@ template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a
     clear_stale_error();
     if (a.n <= register_max_n) {
         with_register_order(a.n, [&](auto N) { launch_matinv_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (const bool columns = getri_columns_serve<T>(a.n);
-               (columns || a.n >= blocked_from<T>(blocked_routine::matinv)) && a.n <= blocked_max_n) {
-        return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch, columns);
+    } else if (getri_columns_serve<T>(a.n)) {
+        return matinv_by_columns<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
+    } else if (a.n >= blocked_from<T>(blocked_routine::matinv) && a.n <= blocked_max_n) {
+        return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
     } else {
         bool in_shared;
         size_t bytes;
