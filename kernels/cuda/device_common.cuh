@@ -166,6 +166,52 @@ template <class R> __device__ __forceinline__ complex<R> minus_product(complex<R
     return {fma(a.im, b.im, fma(-a.re, b.re, x.re)), fma(-a.im, b.re, fma(-a.re, b.im, x.im))};
 }
 
+// ---- one thread's column against a triangle in shared memory ---------------------------------------------------
+// The triangle of order n <= N is column-major at M with leading dimension LD (M 16-byte aligned, LD a whole
+// number of 16-byte chunks); every thread of a step reads the same column, so its entries come as 16-byte
+// broadcasts. x lives in registers (N a template parameter, every loop unrolled); steps k >= n are skipped by a
+// uniform branch; rows n..N-1 of x are updated from M's rows n..N-1 (zero in both callers) and not used.
+// x = inv(L) x, L unit lower triangular: step k subtracts x(k) L(k+1:N, k).
+template <class T, int N, int LD>
+__device__ __forceinline__ void solve_unit_lower_in_shared(T (&x)[N], const T *L, int n) {
+    constexpr int E = chunk16<T>::size;
+    static_assert(N % E == 0 && LD % E == 0, "whole 16-byte chunks");
+#pragma unroll
+    for (int k = 0; k < N - 1; ++k) {
+        if (k < n) {
+            const T xk = x[k];
+#pragma unroll
+            for (int g = (k + 1) / E * E; g < N; g += E) {
+                const chunk16<T> l = *reinterpret_cast<const chunk16<T> *>(L + g + k * LD);
+#pragma unroll
+                for (int q = 0; q < E; ++q)
+                    if (g + q > k) x[g + q] = minus_product(x[g + q], l.v[q], xk);
+            }
+        }
+    }
+}
+// x = inv(U) x, U upper triangular with dinv(k) = 1 / U(k,k): step k scales x(k) by dinv(k) (the reciprocal
+// once per matrix, not a division per column) and subtracts x(k) U(0:k-1, k).
+template <class T, int N, int LD>
+__device__ __forceinline__ void solve_upper_in_shared(T (&x)[N], const T *U, const T *dinv, int n) {
+    constexpr int E = chunk16<T>::size;
+    static_assert(N % E == 0 && LD % E == 0, "whole 16-byte chunks");
+#pragma unroll
+    for (int k = N - 1; k >= 0; --k) {
+        if (k < n) {
+            const T xk = x[k] * dinv[k];
+            x[k] = xk;
+#pragma unroll
+            for (int g = 0; g < k; g += E) {
+                const chunk16<T> u = *reinterpret_cast<const chunk16<T> *>(U + g + k * LD);
+#pragma unroll
+                for (int q = 0; q < E; ++q)
+                    if (g + q < k) x[g + q] = minus_product(x[g + q], u.v[q], xk);
+            }
+        }
+    }
+}
+
 // Shuffles of the scalar types (complex: two shuffles of the real type).
 template <class R> __device__ __forceinline__ R shfl(unsigned mask, R v, int lane) { return __shfl_sync(mask, v, lane); }
 template <class R> __device__ __forceinline__ complex<R> shfl(unsigned mask, complex<R> v, int lane) {

@@ -32,7 +32,7 @@ template <class T, int N> constexpr int columns_ld() {
 template <class T, int N>
 __global__ void __launch_bounds__(columns_warps<N>() * 32)
 getri_columns(int n, batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info) {
-    constexpr int E = chunk16<T>::size, LD = columns_ld<T, N>();
+    constexpr int LD = columns_ld<T, N>();
     __shared__ __align__(16) unsigned char raw[N * LD * sizeof(T)];
     __shared__ T dinv[N];
     __shared__ int piv[N];
@@ -74,36 +74,8 @@ getri_columns(int n, batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T>
             if (valid_interchange(j, piv[j], n)) s = swap_position(s, j, piv[j]);
 #pragma unroll
         for (int i = 0; i < N; ++i) x[i] = T(R(i == s ? 1 : 0));
-        // x = inv(L) x, L unit lower triangular: step k subtracts x(k) L(k+1:n, k).
-#pragma unroll
-        for (int k = 0; k < N - 1; ++k) {
-            if (k < n) {
-                const T xk = x[k];
-#pragma unroll
-                for (int g = (k + 1) / E * E; g < N; g += E) {
-                    const chunk16<T> l = *reinterpret_cast<const chunk16<T> *>(S + g + k * LD);
-#pragma unroll
-                    for (int e = 0; e < E; ++e)
-                        if (g + e > k && g + e < N) x[g + e] = minus_product(x[g + e], l.v[e], xk);
-                }
-            }
-        }
-        // x = inv(U) x: step k divides x(k) by U(k,k) (times the reciprocal, as the blocked path) and
-        // subtracts x(k) U(0:k-1, k).
-#pragma unroll
-        for (int k = N - 1; k >= 0; --k) {
-            if (k < n) {
-                const T xk = x[k] * dinv[k];
-                x[k] = xk;
-#pragma unroll
-                for (int g = 0; g < k; g += E) {
-                    const chunk16<T> u = *reinterpret_cast<const chunk16<T> *>(S + g + k * LD);
-#pragma unroll
-                    for (int e = 0; e < E; ++e)
-                        if (g + e < k) x[g + e] = minus_product(x[g + e], u.v[e], xk);
-                }
-            }
-        }
+        solve_unit_lower_in_shared<T, N, LD>(x, S, n);  // x = inv(L) x
+        solve_upper_in_shared<T, N, LD>(x, S, dinv, n);  // x = inv(U) x
     }
     __syncthreads();  // every thread is done with the factors: S now receives the columns of inv(A)
     if (tid < n) {

@@ -229,7 +229,7 @@ template <class T> constexpr int trsm_columns_max() { return sizeof(T) == 4 ? 25
 template <class T, int NB, bool Lower>
 __global__ void __launch_bounds__(trsm_columns_max<T>())
 trsm_diagonal_block(int n, int j0, batch_ref<const T> A, batch_ref<T> C, int c_begin, int c_end) {
-    constexpr int E = chunk16<T>::size, TLD = NB + 1;  // TLD odd: a thread's column and its neighbours' differ in bank
+    constexpr int TLD = NB + 1;  // odd: a thread's column and its neighbours' fall in different banks
     __shared__ __align__(16) unsigned char d_raw[NB * NB * sizeof(T)];
     __shared__ T dinv[NB];
     extern __shared__ __align__(16) unsigned char tile_raw[];  // blockDim.x columns: trsm_tile_bytes
@@ -259,36 +259,8 @@ trsm_diagonal_block(int n, int j0, batch_ref<const T> A, batch_ref<T> C, int c_b
             T x[NB];
 #pragma unroll
             for (int r = 0; r < NB; ++r) x[r] = r < nb ? tile[r + tid * TLD] : T(R_t(0));
-            if constexpr (Lower) {
-#pragma unroll
-                for (int k = 0; k < NB - 1; ++k) {
-                    if (k < nb) {
-                        const T xk = x[k];
-#pragma unroll
-                        for (int g = (k + 1) / E * E; g < NB; g += E) {
-                            const chunk16<T> l = *reinterpret_cast<const chunk16<T> *>(D + g + k * NB);
-#pragma unroll
-                            for (int q = 0; q < E; ++q)
-                                if (g + q > k && g + q < NB) x[g + q] = minus_product(x[g + q], l.v[q], xk);
-                        }
-                    }
-                }
-            } else {
-#pragma unroll
-                for (int k = NB - 1; k >= 0; --k) {
-                    if (k < nb) {
-                        const T xk = x[k] * dinv[k];
-                        x[k] = xk;
-#pragma unroll
-                        for (int g = 0; g < k; g += E) {
-                            const chunk16<T> u = *reinterpret_cast<const chunk16<T> *>(D + g + k * NB);
-#pragma unroll
-                            for (int q = 0; q < E; ++q)
-                                if (g + q < k) x[g + q] = minus_product(x[g + q], u.v[q], xk);
-                        }
-                    }
-                }
-            }
+            if constexpr (Lower) solve_unit_lower_in_shared<T, NB, NB>(x, D, nb);
+            else solve_upper_in_shared<T, NB, NB>(x, D, dinv, nb);
 #pragma unroll
             for (int r = 0; r < NB; ++r)
                 if (r < nb) tile[r + tid * TLD] = x[r];
