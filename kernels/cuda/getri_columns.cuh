@@ -1,8 +1,8 @@
-// getri by columns: the inverse from the factors with one thread per column of inv(A), for the orders where the
-// lane-per-row getri (lu_registers.cuh) does not fit in registers (double complex beyond 27) and for
-// 32 < n <= columns_max_order<T>(), where the alternatives were the blocked getri (several passes over C,
-// its diagonal-block solves latency-bound: ncu, s n = 40, 71% of its time) and the one-block kernel, both about
-// as fast as cuBLAS's getriBatched (perf/NOTES.md, fifth round).
+// getri by columns: the inverse from the factors with one thread per column of inv(A). The dispatch takes it
+// for complex types from n = 27 (faster than the lane-per-row getri of lu_registers.cuh, which for double
+// complex beyond 27 does not fit in registers at all) and for 32 < n <= columns_serve_max<T>(), where the
+// alternatives were the blocked getri and the one-block kernel, both about as fast as cuBLAS's getriBatched
+// (perf/NOTES.md, fifth round); matinv there finishes in place with it (lib/cuda/blocked.cuh).
 //
 // A block holds one matrix's factors in shared memory. Thread j computes column j of
 //   inv(A) = inv(U) inv(L) P^T   as   inv(U) (inv(L) e_s),   s = the column of P^T's j-th column,
