@@ -99,8 +99,9 @@ size_t matinv_workspace_target(const context &ctx) {
     constexpr size_t low = size_t(256) << 20, high = size_t(2) << 30;
     size_t free_bytes = 0, total = 0;
     int current = -1;
-    // cudaMemGetInfo reports on the current device: the handle's device is the one the call runs on.
-    if (cudaGetDevice(&current) != cudaSuccess || current != ctx.device || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+    // cudaMemGetInfo reports on the current device; when that is not the handle's, the lower bound is taken.
+    if (cudaGetDevice(&current) != cudaSuccess || current != ctx.device ||
+        cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
         cudaGetLastError();
         return low;
     }

@@ -177,11 +177,11 @@ smallla_status_t matinv_by_columns(context &ctx, const char *routine, int n, con
 }
 
 // inv(A) into C (C may be A itself): chunks of the batch are copied to a packed workspace, factored there
-// and inverted from there into C by getri_blocked, so the workspace stays
-// bounded whatever the batch (matinv_workspace_target: up to 2 GiB, halved while it cannot be had; against
-// chunks of 256 MiB, 1.0-1.26x at n = 72-256, perf/NOTES.md fifth round). All the scratch memory (the packed matrices, their pivots, cuBLAS's pointer
-// arrays for a pointer-array C) is one allocation made before anything is queued, so a call that cannot get
-// it writes nothing.
+// and inverted from there into C by getri_blocked, so the workspace stays bounded whatever the batch
+// (matinv_workspace_target: up to 2 GiB, halved while it cannot be had; against chunks of 256 MiB, 1.0-1.26x
+// at n = 72-256, perf/NOTES.md fifth round). All the scratch memory (the packed matrices, their pivots,
+// cuBLAS's pointer arrays for a pointer-array C) is one allocation made before anything is queued, so a call
+// that cannot get it writes nothing.
 template <class T>
 smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const matrix_batch<const T> &A,
                                 const matrix_batch<T> &C, int *info, int batch) {
