@@ -141,13 +141,6 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
         }
         recip = reciprocal(s * p);
     }
-    // The scaler of a pivot p whose reciprocal (1 / (s p)) another lane computed (pivot_row_buffer); s is
-    // chosen again here, from p, rather than passed along with it.
-    __device__ __forceinline__ pivot_scaler(T p, T recip_of_scaled) : recip(recip_of_scaled) {
-        static_assert(How == tiny_scale::select, "s is recomputed by the select rule only");
-        zero = is_zero(p);
-        s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
-    }
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }
     // The multiplier of a row below the pivot as getf2 forms it; left alone when the pivot is exactly zero
     // (getf2 then skips the scaling).

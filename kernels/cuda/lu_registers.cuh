@@ -65,18 +65,6 @@ template <class T, class S> __device__ __forceinline__ void tile_copy(T *dst, co
 // The lane-per-row getrf and matinv choose the tiny-pivot scale by a select, not a branch (pivot_scaler).
 template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
 
-// The pivot row as the pivot's lane hands it to the other lanes of its group (shared memory; two per group, so
-// that step k + 1 writes one while step k's is still being read), with the pivot's scaler: every lane computes
-// its own row's scaler before the pivot search, where it overlaps the search's reductions, and the winner
-// publishes it, so no lane waits for a reciprocal after the broadcast (the arithmetic is the same as every
-// lane dividing by the broadcast pivot, so are the results).
-template <class T, int N> struct pivot_row_buffer {
-    T row[N];
-    T recip;
-    __device__ __forceinline__ void publish(const lane_scaler<T> &mine) { recip = mine.recip; }
-    __device__ __forceinline__ lane_scaler<T> scaler(int k) const { return lane_scaler<T>(row[k], recip); }
-};
-
 // Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
 // and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
 template <class T, int N>
@@ -97,7 +85,7 @@ __device__ __forceinline__ int lazy_pivot_step(unsigned mask, T akk, int k, int 
 // predicates, the columns S <= j < k are predicated off. Same arithmetic, same order as the unrolled steps.
 template <int S, int W, class T, int N, int Warps>
 __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps> &at, T (&a)[N], bool pivoting, int &pos,
-                                                   int &my_piv, int &inf, pivot_row_buffer<T, N> (&bcast)[2]) {
+                                                   int &my_piv, int &inf, T (&bcast)[2][N]) {
     if constexpr (S < N) {
         constexpr int E = S + W < N ? S + W : N;
 #pragma unroll 1
@@ -106,27 +94,25 @@ __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps> &
 #pragma unroll
             for (int j = S + 1; j < E; ++j)
                 if (j == k) akk = a[j];
-            const lane_scaler<T> mine(akk);
             bool is_piv = at.i == k;
             int ppos = k;
             if (pivoting) ppos = lazy_pivot_step<T, N>(at.mask, akk, k, pos, is_piv);
             if (at.i == k) my_piv = ppos;
-            pivot_row_buffer<T, N> &buf = bcast[k & 1];
+            T *buf = bcast[k & 1];
             if (is_piv) {
 #pragma unroll
                 for (int j = S; j < N; ++j)
-                    if (j >= k) buf.row[j] = a[j];
-                buf.publish(mine);
+                    if (j >= k) buf[j] = a[j];
             }
             __syncwarp(at.mask);
-            const lane_scaler<T> s = buf.scaler(k);
+            const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {
                 const T l = s.multiplier(akk);
 #pragma unroll
                 for (int j = S; j < N; ++j) {
                     if (j == k) a[j] = l;
-                    else if (j > k) a[j] -= l * buf.row[j];
+                    else if (j > k) a[j] -= l * buf[j];
                 }
             }
         }
@@ -141,7 +127,7 @@ constexpr int rolled_segment = 8;
 // per step (perf/NOTES.md, fourth round). The rolled form keeps the run-time test.
 template <class T, int N, int Warps, bool Rolled, bool Pivot>
 __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
-                                            pivot_row_buffer<T, N> (&bcast)[2]) {
+                                            T (&bcast)[2][N]) {
     T a[N];
 #pragma unroll
     for (int j = 0; j < N; ++j) a[j] = m[at.i + j * ld];
@@ -153,25 +139,23 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
     } else {
 #pragma unroll
         for (int k = 0; k < N; ++k) {
-            const lane_scaler<T> mine(a[k]);
             bool is_piv = at.i == k;
             int ppos = k;
             if (pivoting) ppos = lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
             if (at.i == k) my_piv = ppos;
-            pivot_row_buffer<T, N> &buf = bcast[k & 1];
+            T *buf = bcast[k & 1];
             if (is_piv) {
 #pragma unroll
-                for (int j = k; j < N; ++j) buf.row[j] = a[j];
-                buf.publish(mine);
+                for (int j = k; j < N; ++j) buf[j] = a[j];
             }
             __syncwarp(at.mask);
-            const lane_scaler<T> s = buf.scaler(k);
+            const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
                 const T l = s.multiplier(a[k]);
                 a[k] = l;
 #pragma unroll
-                for (int j = k + 1; j < N; ++j) a[j] -= l * buf.row[j];
+                for (int j = k + 1; j < N; ++j) a[j] -= l * buf[j];
             }
         }
     }
@@ -186,7 +170,7 @@ __global__ void __launch_bounds__(Warps * 32)
 getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
-    __shared__ __align__(16) pivot_row_buffer<T, N> bcast[Warps][G][2];
+    __shared__ __align__(16) T bcast[Warps][G][2][N];
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps> at(batch);
     const bool use_tile = stage_capable<N>() && staged;
@@ -227,7 +211,7 @@ template <class T, int N> constexpr bool deferred_pivot_row_scaling() { return !
 
 template <class T, int N, int Warps, bool Rolled>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, const T *m, long long lda, T *c,
-                                             long long ldc, int *info, pivot_row_buffer<T, N> (&bcast)[2]) {
+                                             long long ldc, int *info, T (&bcast)[2][N]) {
 
     T a[N];
 #pragma unroll
@@ -249,7 +233,6 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
             for (int j = 1; j < N; ++j)
                 if (j == k) akk = a[j];
-            const lane_scaler<T> mine(akk);
             bool is_piv;
             lazy_pivot_step<T, N>(at.mask, akk, k, pos, is_piv);
             const unsigned ballot = __ballot_sync(at.mask, is_piv);
@@ -257,48 +240,45 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
             for (int q = 0; q < packs; ++q)
                 if (q == k / 4) rows_of_step[q] |= row;
-            pivot_row_buffer<T, N> &buf = bcast[k & 1];
+            T *buf = bcast[k & 1];
             if (is_piv) {
                 my_step = k;
 #pragma unroll
-                for (int j = 0; j < N; ++j) buf.row[j] = a[j];
-                buf.publish(mine);
+                for (int j = 0; j < N; ++j) buf[j] = a[j];
             }
             __syncwarp(at.mask);
-            const lane_scaler<T> sc = buf.scaler(k);
+            const lane_scaler<T> sc(buf[k]);
             if (sc.zero && inf == 0) inf = k + 1;
             if (is_piv) {
-                f = mine;
+                f = sc;
 #pragma unroll
                 for (int j = 0; j < N; ++j)
                     if (j == k) a[j] = T(real_t<T>(-1));
             } else {
                 const T l = sc.divide(akk);
 #pragma unroll
-                for (int j = 0; j < N; ++j) a[j] = j == k ? l : a[j] - l * buf.row[j];
+                for (int j = 0; j < N; ++j) a[j] = j == k ? l : a[j] - l * buf[j];
             }
         }
     } else {
 #pragma unroll
         for (int k = 0; k < N; ++k) {
-            const lane_scaler<T> mine(a[k]);  // a zero pivot gives Inf/NaN here, never a trap
             bool is_piv;
             lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
             const unsigned ballot = __ballot_sync(at.mask, is_piv);
             rows_of_step[k / 4] |= (unsigned)(__ffs(ballot) - 1 - at.base_lane) << (8 * (k % 4));
-            pivot_row_buffer<T, N> &buf = bcast[k & 1];
+            T *buf = bcast[k & 1];
             if (is_piv) {
                 my_step = k;
 #pragma unroll
-                for (int j = 0; j < N; ++j) buf.row[j] = a[j];
-                buf.publish(mine);
+                for (int j = 0; j < N; ++j) buf[j] = a[j];
             }
             __syncwarp(at.mask);
-            const lane_scaler<T> sc = buf.scaler(k);
+            const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
             if (sc.zero && inf == 0) inf = k + 1;
             if (is_piv) {
                 if constexpr (Deferred) {  // only the scaler is kept: the pivot lane skips the update
-                    f = mine;
+                    f = sc;
                     a[k] = T(real_t<T>(-1));
                 } else {
 #pragma unroll
@@ -310,7 +290,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
                 const T l = sc.divide(a[k]);
 #pragma unroll
                 for (int j = 0; j < N; ++j)
-                    if (j != k) a[j] -= l * buf.row[j];
+                    if (j != k) a[j] -= l * buf[j];
                 a[k] = l;
             }
         }
@@ -329,7 +309,7 @@ __global__ void __launch_bounds__(Warps * 32)
 matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
-    __shared__ __align__(16) pivot_row_buffer<T, N> bcast[Warps][G][2];
+    __shared__ __align__(16) T bcast[Warps][G][2][N];
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps> at(batch);
     const bool use_tile = stage_capable<N>() && staged;  // A and C both contiguous; C may be A
