@@ -62,6 +62,14 @@ template <class T, class S> __device__ __forceinline__ void tile_copy(T *dst, co
     }
 }
 
+// A group's pivot-row buffer holds N entries rounded up to whole 16-byte chunks, so that every buffer starts
+// 16-byte aligned at every order and the pivot row's stores and broadcast loads can be 16 bytes wide (packed
+// back to back, the odd orders' buffers were 4- or 8-byte aligned: scalar accesses, and those orders ran below
+// both even neighbours; perf/NOTES.md, sixth round).
+template <class T, int N> constexpr int row_buffer_length() {
+    return int((N * sizeof(T) + 15) / 16 * 16 / sizeof(T));
+}
+
 // The lane-per-row getrf and matinv choose the tiny-pivot scale by a select, not a branch (pivot_scaler).
 template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
 
@@ -85,7 +93,7 @@ __device__ __forceinline__ int lazy_pivot_step(unsigned mask, T akk, int k, int 
 // predicates, the columns S <= j < k are predicated off. Same arithmetic, same order as the unrolled steps.
 template <int S, int W, class T, int N, int Warps>
 __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps> &at, T (&a)[N], bool pivoting, int &pos,
-                                                   int &my_piv, int &inf, T (&bcast)[2][N]) {
+                                                   int &my_piv, int &inf, T (&bcast)[2][row_buffer_length<T, N>()]) {
     if constexpr (S < N) {
         constexpr int E = S + W < N ? S + W : N;
 #pragma unroll 1
@@ -127,7 +135,7 @@ constexpr int rolled_segment = 8;
 // per step (perf/NOTES.md, fourth round). The rolled form keeps the run-time test.
 template <class T, int N, int Warps, bool Rolled, bool Pivot>
 __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
-                                            T (&bcast)[2][N]) {
+                                            T (&bcast)[2][row_buffer_length<T, N>()]) {
     T a[N];
 #pragma unroll
     for (int j = 0; j < N; ++j) a[j] = m[at.i + j * ld];
@@ -170,7 +178,7 @@ __global__ void __launch_bounds__(Warps * 32)
 getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
-    __shared__ __align__(16) T bcast[Warps][G][2][N];
+    __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps> at(batch);
     const bool use_tile = stage_capable<N>() && staged;
@@ -211,7 +219,7 @@ template <class T, int N> constexpr bool deferred_pivot_row_scaling() { return !
 
 template <class T, int N, int Warps, bool Rolled>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, const T *m, long long lda, T *c,
-                                             long long ldc, int *info, T (&bcast)[2][N]) {
+                                             long long ldc, int *info, T (&bcast)[2][row_buffer_length<T, N>()]) {
 
     T a[N];
 #pragma unroll
@@ -309,7 +317,7 @@ __global__ void __launch_bounds__(Warps * 32)
 matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
-    __shared__ __align__(16) T bcast[Warps][G][2][N];
+    __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps> at(batch);
     const bool use_tile = stage_capable<N>() && staged;  // A and C both contiguous; C may be A
@@ -338,7 +346,10 @@ template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32)
 getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info, int batch) {
     constexpr int G = group_shape<N>::per_warp;
-    __shared__ __align__(16) T bcast[Warps][G][2][N];
+    // Padded only with one group per warp: with two, single precision n = 13 and 15 ran 0.87-0.91x padded
+    // (every other order 0.98-1.25x; perf/NOTES.md, sixth round).
+    constexpr int L = G == 1 ? row_buffer_length<T, N>() : N;
+    __shared__ __align__(16) T bcast[Warps][G][2][L];
     __shared__ int dest[Warps][G][N];
     const group_place<N, Warps> at(batch);
     if (!at.valid) return;
