@@ -408,18 +408,8 @@ getri_blocked_finish(int n, int rows, batch_ref<const T> A, pivots_ref<const int
     }
 }
 
-// matinv's copy of A into the contiguous workspace W (ld n, stride n^2).
-template <class T>
-__global__ void __launch_bounds__(apply_threads)
-copy_to_packed(int n, batch_ref<const T> A, T *W) {
-    const long long b = blockIdx.x;
-    const T *a = A[b];
-    T *w = W + b * (long long)n * n;
-    for (int j = threadIdx.x / 32; j < n; j += blockDim.x / 32)
-        for (int i = threadIdx.x % 32; i < n; i += 32) w[i + (long long)j * n] = a[i + (long long)j * A.ld];
-}
-
-// matinv's copy of A into C where getri by columns finishes in place: matrix by matrix, skipped where C is A.
+// matinv's copy of A into C, matrix by matrix: C is the packed workspace, or the output where getri by
+// columns finishes in place (skipped where C is A).
 template <class T>
 __global__ void __launch_bounds__(apply_threads)
 copy_unless_same(int n, batch_ref<const T> A, batch_ref<T> C) {

@@ -70,23 +70,24 @@ smallla_status_t check_blas(context &ctx, const char *routine, cublasStatus_t s)
                 std::string("smallla ") + routine + " (CUDA backend): cuBLAS failed: " + cublasGetStatusString(s));
 }
 
+bool scratch::try_allocate(context &ctx, size_t bytes) { return attempt(ctx, bytes) == cudaSuccess; }
+
 smallla_status_t scratch::allocate(context &ctx, const char *routine, size_t bytes) {
-    stream = static_cast<cudaStream_t>(ctx.stream);
-    const cudaError_t e = cudaMallocAsync(&ptr, bytes, stream);
+    const cudaError_t e = attempt(ctx, bytes);
     if (e == cudaSuccess) return SMALLLA_SUCCESS;
-    ptr = nullptr;
-    cudaGetLastError();
     return fail(&ctx, SMALLLA_ALLOC_FAILED,
                 std::string("smallla ") + routine + " (CUDA backend): no device memory for " + std::to_string(bytes) +
                     " bytes of workspace: " + cudaGetErrorString(e));
 }
 
-bool scratch::try_allocate(context &ctx, size_t bytes) {
+cudaError_t scratch::attempt(context &ctx, size_t bytes) {
     stream = static_cast<cudaStream_t>(ctx.stream);
-    if (cudaMallocAsync(&ptr, bytes, stream) == cudaSuccess) return true;
-    ptr = nullptr;
-    cudaGetLastError();
-    return false;
+    const cudaError_t e = cudaMallocAsync(&ptr, bytes, stream);
+    if (e != cudaSuccess) {
+        ptr = nullptr;
+        cudaGetLastError();  // not sticky: clear it so that later checks do not report it again
+    }
+    return e;
 }
 
 size_t matinv_workspace_target(const context &ctx) {

@@ -210,7 +210,8 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
         batch_ref<const T> a_part = a;
         if (a.ptrs) a_part.ptrs = a.ptrs + first;
         else a_part.base = a.base + first * a.stride;
-        copy_to_packed<T><<<count, apply_threads, 0, stream>>>(n, a_part, w);
+        const batch_ref<T> w_ref{w, nullptr, (long long)n * n, n};
+        copy_unless_same<T><<<count, apply_threads, 0, stream>>>(n, a_part, w_ref);
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         matrix_batch<T> packed;
         packed.base = w;

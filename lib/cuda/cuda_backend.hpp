@@ -44,6 +44,9 @@ struct scratch {
     // As allocate, but a failure records no error (the caller tries a smaller size).
     bool try_allocate(context &ctx, size_t bytes);
     ~scratch();
+
+  private:
+    cudaError_t attempt(context &ctx, size_t bytes);  // cudaMallocAsync on the context's stream
 };
 
 // How many bytes of packed matrices matinv's blocked path works on at a time: SMALLLA_CUDA_MATINV_WORKSPACE_MIB
