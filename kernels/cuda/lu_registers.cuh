@@ -14,6 +14,7 @@
 
 #include "device_common.cuh"
 #include "lu_registers.hpp"
+#include "getri_columns.cuh"
 #include "lu_thread.cuh"
 
 namespace smallla {
@@ -133,15 +134,15 @@ constexpr int rolled_segment = 8;
 // Pivot: whether the kernel can pivot at all. Without pivoting (getrf with a null pivot array) the pivot search
 // and the lazy swap are compiled out rather than skipped by a uniform branch: fewer registers and instructions
 // per step (perf/NOTES.md, fourth round). The rolled form keeps the run-time test.
+// The elimination of one group's matrix held a row per lane in a (LAPACK's getf2 steps, lazy swap): on return
+// the lane's row belongs at position pos of the factors, my_piv is the pivot position of step at.i (0-based),
+// inf the first zero pivot (1-based; 0 when none).
 template <class T, int N, int Warps, bool Rolled, bool Pivot>
-__device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
-                                            T (&bcast)[2][row_buffer_length<T, N>()]) {
-    T a[N];
-#pragma unroll
-    for (int j = 0; j < N; ++j) a[j] = m[at.i + j * ld];
-
-    const bool pivoting = Pivot && piv != nullptr;
-    int pos = at.i, my_piv = at.i, inf = 0;
+__device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps> &at, T (&a)[N], bool pivoting, int &pos,
+                                                int &my_piv, int &inf, T (&bcast)[2][row_buffer_length<T, N>()]) {
+    pos = at.i;
+    my_piv = at.i;
+    inf = 0;
     if constexpr (Rolled) {
         getrf_steps_rolled<0, rolled_segment>(at, a, pivoting, pos, my_piv, inf, bcast);
     } else {
@@ -149,7 +150,7 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
         for (int k = 0; k < N; ++k) {
             bool is_piv = at.i == k;
             int ppos = k;
-            if (pivoting) ppos = lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
+            if (Pivot && pivoting) ppos = lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
             if (at.i == k) my_piv = ppos;
             T *buf = bcast[k & 1];
             if (is_piv) {
@@ -167,6 +168,20 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
             }
         }
     }
+}
+
+// Pivot: whether the kernel can pivot at all. Without pivoting (getrf with a null pivot array) the pivot search
+// and the lazy swap are compiled out rather than skipped by a uniform branch: fewer registers and instructions
+// per step (perf/NOTES.md, fourth round). The rolled form keeps the run-time test.
+template <class T, int N, int Warps, bool Rolled, bool Pivot>
+__device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
+                                            T (&bcast)[2][row_buffer_length<T, N>()]) {
+    T a[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j) a[j] = m[at.i + j * ld];
+    const bool pivoting = Pivot && piv != nullptr;
+    int pos, my_piv, inf;
+    getrf_eliminate<T, N, Warps, Rolled, Pivot>(at, a, pivoting, pos, my_piv, inf, bcast);
 #pragma unroll
     for (int j = 0; j < N; ++j) m[pos + j * ld] = a[j];
     if (pivoting) piv[at.i] = my_piv + 1;
@@ -336,6 +351,76 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
         __syncthreads();
         tile_copy(C.base + first * N * N, tile, count);
     }
+}
+
+// ---- matinv for 17 <= n <= 32: the factors in registers, the inverse by columns ------------------------------
+// The Gauss-Jordan matinv above does n^3 multiply-adds per lane; from n = 17 one warp holds one matrix and its
+// lanes idle through the pivot rows' steps. Here a warp factors its matrix as the lane-per-row getrf does
+// (getrf_eliminate), leaves the factors in shared memory instead of global memory, and inverts from there as
+// getri by columns does (getri_columns.cuh): lane j computes column j of inv(U) inv(L) e_s, s the column that
+// xGETRI's interchanges bring to j. A is read once and C written once; C may be A (A is read in full first).
+// Where matinv takes it: matinv_columns_orders (lu_registers.hpp).
+template <class T, int N>
+__global__ void __launch_bounds__(32)
+matinv_registers_then_columns(batch_ref<const T> A, batch_ref<T> C, int *info, int batch) {
+    constexpr int E = chunk16<T>::size;
+    constexpr int NP = (N + E - 1) / E * E;  // the solves' order: whole 16-byte chunks, zero padding
+    constexpr int LD = columns_ld<T, NP>();
+    using R = real_t<T>;
+    __shared__ __align__(16) unsigned char raw[NP * LD * sizeof(T)];
+    __shared__ __align__(16) T bcast[2][row_buffer_length<T, N>()];
+    __shared__ __align__(16) T dinv[NP];
+    __shared__ int piv[N];
+    __shared__ int first_zero;
+    T *const S = reinterpret_cast<T *>(raw);  // S[i + k LD] = factor (i, k), zero outside N x N
+    const group_place<N, 1> at(batch);       // one block per matrix: lanes 0..N-1 hold its rows
+    const long long b = blockIdx.x;
+    const int lane = threadIdx.x;
+    for (int k = 0; k < NP; ++k)
+        for (int i = lane; i < NP; i += 32)
+            if (i >= N || k >= N) S[i + k * LD] = T(R(0));
+    if (at.valid) {
+        const T *m = A[b];
+        T a[N];
+#pragma unroll
+        for (int j = 0; j < N; ++j) a[j] = m[at.i + j * A.ld];
+        int pos, my_piv, inf;
+        getrf_eliminate<T, N, 1, false, true>(at, a, true, pos, my_piv, inf, bcast);
+#pragma unroll
+        for (int j = 0; j < N; ++j) S[pos + j * LD] = a[j];
+        piv[at.i] = my_piv;
+        if (at.i == 0) first_zero = inf;
+    }
+    __syncthreads();
+    T *const c = C[b];
+    const long long ldc = C.ld;
+    if (first_zero != 0) {  // singular (C is not meaningful then): C = the factors, info = the first zero pivot
+        if (lane < N)
+            for (int k = 0; k < N; ++k) c[lane + k * ldc] = S[lane + k * LD];
+        if (lane == 0) info[b] = first_zero;
+        return;
+    }
+    if (lane < N) dinv[lane] = T(R(1)) / S[lane + lane * LD];
+    __syncthreads();
+    T x[NP];
+    if (lane < N) {
+        int s = lane;  // undo xGETRI's column swaps (j = N-2 down to 0) in the opposite order
+        for (int j = 0; j < N - 1; ++j)
+            if (piv[j] != j) s = swap_position(s, j, piv[j]);
+#pragma unroll
+        for (int i = 0; i < NP; ++i) x[i] = T(R(i == s ? 1 : 0));
+        solve_unit_lower_in_shared<T, NP, LD>(x, S, N);  // x = inv(L) x
+        solve_upper_in_shared<T, NP, LD>(x, S, dinv, N);  // x = inv(U) x
+    }
+    __syncthreads();  // every lane is done with the factors: S receives the columns of inv(A)
+    if (lane < N) {
+#pragma unroll
+        for (int i = 0; i < N; ++i) S[i + lane * LD] = x[i];
+    }
+    __syncthreads();
+    if (lane < N)
+        for (int k = 0; k < N; ++k) c[lane + k * ldc] = S[lane + k * LD];
+    if (lane == 0) info[b] = 0;
 }
 
 // ---- getri: inverse from the factors -------------------------------------------------------------------------
@@ -596,6 +681,13 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
             matinv_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, contiguous(a.A, N, a.batch),
                 contiguous(a.C, N, a.batch));
+            return;
+        }
+    }
+    if constexpr (matinv_columns_exists<T, N>()) {
+        if (matinv_columns_allowed()) {
+            matinv_registers_then_columns<T, N><<<a.batch, 32, 0, stream>>>(make_batch_ref(a.A), make_batch_ref(a.C),
+                                                                             a.info, a.batch);
             return;
         }
     }
