@@ -29,6 +29,47 @@ template <class T, int N> constexpr int columns_ld() {
     return (N + E - 1) / E * E + E;
 }
 
+// C's n x n block from S (column-major, leading dimension LD), coalesced: warp w of the block's Warps writes
+// columns w, w + Warps, ...
+template <class T, int LD, int Warps>
+__device__ __forceinline__ void store_from_shared(int n, const T *S, T *c, long long ldc) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int k = warp; k < n; k += Warps)
+        for (int i = lane; i < n; i += 32) c[i + k * ldc] = S[i + k * LD];
+}
+
+// inv(A) into C from the factors in S (order n <= N, zero outside n x n), the pivots piv (0-based) and
+// dinv(k) = 1 / U(k,k) (none zero): thread j < n computes column j of inv(U) (inv(L) e_s) in registers, then S
+// receives the inverse and C is written from it. It has barriers: every thread of the block calls it. Shared by
+// getri_columns and matinv_registers_then_columns (lu_registers.cuh), which leave the factors in S differently.
+template <class T, int N, int LD, int Warps>
+__device__ __forceinline__ void invert_by_columns_from_shared(int n, T *S, const int *piv, const T *dinv, T *c,
+                                                              long long ldc) {
+    using R = real_t<T>;
+    const int tid = threadIdx.x;
+    T x[N];
+    if (tid < n) {
+        // The column of P^T that this thread's column of inv(A) needs: xGETRI swaps columns j and ipiv(j) of
+        // inv(U) inv(L) for j = n-2 down to 0; undoing those swaps in the opposite order from position tid
+        // gives the column that ends up there.
+        int s = tid;
+        for (int j = 0; j < n - 1; ++j)
+            if (valid_interchange(j, piv[j], n)) s = swap_position(s, j, piv[j]);
+#pragma unroll
+        for (int i = 0; i < N; ++i) x[i] = T(R(i == s ? 1 : 0));
+        solve_unit_lower_in_shared<T, N, LD>(x, S, n);  // x = inv(L) x
+        solve_upper_in_shared<T, N, LD>(x, S, dinv, n);  // x = inv(U) x
+    }
+    __syncthreads();  // every thread is done with the factors: S now receives the columns of inv(A)
+    if (tid < n) {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+            if (i < n) S[i + tid * LD] = x[i];
+    }
+    __syncthreads();
+    store_from_shared<T, LD, Warps>(n, S, c, ldc);
+}
+
 template <class T, int N>
 __global__ void __launch_bounds__(columns_warps<N>() * 32)
 getri_columns(int n, batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info) {
@@ -56,36 +97,12 @@ getri_columns(int n, batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T>
     }
     __syncthreads();
     T *c = C[b];
-    const long long ldc = C.ld;
     if (first_zero != INT_MAX) {  // singular: C = the factors
-        for (int k = warp; k < n; k += warps)
-            for (int i = lane; i < n; i += 32) c[i + k * ldc] = S[i + k * LD];
+        store_from_shared<T, LD, columns_warps<N>()>(n, S, c, C.ld);
         if (tid == 0) info[b] = first_zero;
         return;
     }
-
-    T x[N];
-    if (tid < n) {
-        // The column of P^T that this thread's column of inv(A) needs: xGETRI swaps columns j and ipiv(j) of
-        // inv(U) inv(L) for j = n-2 down to 0; undoing those swaps in the opposite order from position tid
-        // gives the column that ends up there.
-        int s = tid;
-        for (int j = 0; j < n - 1; ++j)
-            if (valid_interchange(j, piv[j], n)) s = swap_position(s, j, piv[j]);
-#pragma unroll
-        for (int i = 0; i < N; ++i) x[i] = T(R(i == s ? 1 : 0));
-        solve_unit_lower_in_shared<T, N, LD>(x, S, n);  // x = inv(L) x
-        solve_upper_in_shared<T, N, LD>(x, S, dinv, n);  // x = inv(U) x
-    }
-    __syncthreads();  // every thread is done with the factors: S now receives the columns of inv(A)
-    if (tid < n) {
-#pragma unroll
-        for (int i = 0; i < N; ++i)
-            if (i < n) S[i + tid * LD] = x[i];
-    }
-    __syncthreads();
-    for (int k = warp; k < n; k += warps)
-        for (int i = lane; i < n; i += 32) c[i + k * ldc] = S[i + k * LD];
+    invert_by_columns_from_shared<T, N, LD, columns_warps<N>()>(n, S, piv, dinv, c, C.ld);
     if (tid == 0) info[b] = 0;
 }
 

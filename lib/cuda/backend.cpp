@@ -188,17 +188,14 @@ int rolled_override() {
     return forced;
 }
 
-// An order from the environment for a crossover knob: 0 when unset, -1 for "off", else k > 0 (0 if not).
-static int order_knob(const char *name) {
-    const char *v = std::getenv(name);
-    if (v == nullptr) return 0;
-    if (std::strcmp(v, "off") == 0) return -1;
-    const int k = std::atoi(v);
-    return k > 0 ? k : 0;
-}
-
 int getri_columns_from_override() {
-    static const int from = order_knob("SMALLLA_CUDA_GETRI_COLUMNS_FROM");
+    static const int from = [] {
+        const char *v = std::getenv("SMALLLA_CUDA_GETRI_COLUMNS_FROM");
+        if (v == nullptr) return 0;
+        if (std::strcmp(v, "off") == 0) return -1;
+        const int k = std::atoi(v);
+        return k > 0 ? k : 0;
+    }();
     return from;
 }
 

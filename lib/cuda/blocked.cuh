@@ -205,12 +205,12 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
     void **arrays = pointers ? reinterpret_cast<void **>(bytes + mat_bytes()) : nullptr;
     int *wpiv = reinterpret_cast<int *>(bytes + mat_bytes() + ptr_bytes());
     const batch_ref<const T> a = make_batch_ref(A);
+    const batch_ref<T> w_ref{w, nullptr, (long long)n * n, n};  // the packed chunk as copy_unless_same's C
     for (long long first = 0; first < batch; first += chunk) {
         const int count = (int)std::min<long long>(chunk, batch - first);
         batch_ref<const T> a_part = a;
         if (a.ptrs) a_part.ptrs = a.ptrs + first;
         else a_part.base = a.base + first * a.stride;
-        const batch_ref<T> w_ref{w, nullptr, (long long)n * n, n};
         copy_unless_same<T><<<count, apply_threads, 0, stream>>>(n, a_part, w_ref);
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         matrix_batch<T> packed;
