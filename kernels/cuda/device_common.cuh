@@ -160,10 +160,16 @@ template <class T> struct alignas(16) chunk16 {
     T v[size];
 };
 
-// x - a b, with fused multiply-adds also for complex types (the operators' form takes 2 more instructions).
+// x - a b, with fused multiply-adds also for complex types: four FMAs, where the operators' form
+// (a product, then a sum) takes six instructions in a chain three deep (perf/NOTES.md, seventh round).
 template <class R> __device__ __forceinline__ R minus_product(R x, R a, R b) { return fma(-a, b, x); }
 template <class R> __device__ __forceinline__ complex<R> minus_product(complex<R> x, complex<R> a, complex<R> b) {
     return {fma(a.im, b.im, fma(-a.re, b.re, x.re)), fma(-a.im, b.re, fma(-a.re, b.im, x.im))};
+}
+// x - a b by minus_product when Fused, else by the operators (for the kernels where the FMA form measured slower).
+template <bool Fused, class T> __device__ __forceinline__ T subtract_product(T x, T a, T b) {
+    if constexpr (Fused) return minus_product(x, a, b);
+    else return x - a * b;
 }
 
 // ---- one thread's column against a triangle in shared memory ---------------------------------------------------

@@ -121,7 +121,7 @@ __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps> &
 #pragma unroll
                 for (int j = S; j < N; ++j) {
                     if (j == k) a[j] = l;
-                    else if (j > k) a[j] -= l * buf[j];
+                    else if (j > k) a[j] = minus_product(a[j], l, buf[j]);
                 }
             }
         }
@@ -164,7 +164,7 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps> &at,
                 const T l = s.multiplier(a[k]);
                 a[k] = l;
 #pragma unroll
-                for (int j = k + 1; j < N; ++j) a[j] -= l * buf[j];
+                for (int j = k + 1; j < N; ++j) a[j] = minus_product(a[j], l, buf[j]);
             }
         }
     }
@@ -231,6 +231,12 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
 // faster (1.04-1.16x against 0.93-0.95x: the kept scaler's registers cost more than the second path), at
 // n = 9 the deferred one (0.97x against 0.91x).
 template <class T, int N> constexpr bool deferred_pivot_row_scaling() { return !(sizeof(T) == 16 && N <= 8); }
+// The update by FMAs (minus_product): 1.03-1.8x for complex n = 9-32 against the operators' form; double
+// complex n = 6, 8 and 12 ran 0.86-0.90x with it (n = 12: 140 registers instead of 128), so those keep the
+// operators (perf/NOTES.md, seventh round).
+template <class T, int N> constexpr bool matinv_fused_update() {
+    return !(sizeof(T) == 16 && (N == 6 || N == 8 || N == 12));
+}
 
 template <class T, int N, int Warps, bool Rolled>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, const T *m, long long lda, T *c,
@@ -280,7 +286,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
             } else {
                 const T l = sc.divide(akk);
 #pragma unroll
-                for (int j = 0; j < N; ++j) a[j] = j == k ? l : a[j] - l * buf[j];
+                for (int j = 0; j < N; ++j) a[j] = j == k ? l : subtract_product<matinv_fused_update<T, N>()>(a[j], l, buf[j]);
             }
         }
     } else {
@@ -313,7 +319,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
                 const T l = sc.divide(a[k]);
 #pragma unroll
                 for (int j = 0; j < N; ++j)
-                    if (j != k) a[j] -= l * buf[j];
+                    if (j != k) a[j] = subtract_product<matinv_fused_update<T, N>()>(a[j], l, buf[j]);
                 a[k] = l;
             }
         }
@@ -444,6 +450,9 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     }
 
     const T diag_inv = T(real_t<T>(1)) / diag;  // xTRTI2's 1/U(j,j), one division per lane
+    // The updates below keep the operators' form: with minus_product and its sum counterpart here, ptxas (CUDA
+    // 13.0, sm_90) built a complex n = 11 kernel whose inv(U)(0,1) came out wrong from PTX that was right
+    // (perf/NOTES.md, seventh round).
     // inv(U): step s finalizes row s (reciprocal of the diagonal, scaling as xTRTI2), then the rows above
     // accumulate it. Row k keeps U(k, s) until step s consumes it, so the accumulation is in place.
 #pragma unroll
@@ -577,13 +586,13 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
         for (int j = 0; j < N; ++j) {  // lower part of M, unit for op N
             if (!notrans && t == j) x = dsc.divide(x);
             const T xj = shfl(at.mask, x, at.base_lane + j);
-            if (t > j) x -= a[j] * xj;
+            if (t > j) x = minus_product(x, a[j], xj);
         }
 #pragma unroll
         for (int j = N - 1; j >= 0; --j) {  // upper part of M, unit for op T/C
             if (notrans && t == j) x = dsc.divide(x);
             const T xj = shfl(at.mask, x, at.base_lane + j);
-            if (t < j) x -= a[j] * xj;
+            if (t < j) x = minus_product(x, a[j], xj);
         }
         if (!notrans && P.base != nullptr) {
             __syncwarp(at.mask);
