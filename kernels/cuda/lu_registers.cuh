@@ -170,9 +170,7 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps> &at,
     }
 }
 
-// Pivot: whether the kernel can pivot at all. Without pivoting (getrf with a null pivot array) the pivot search
-// and the lazy swap are compiled out rather than skipped by a uniform branch: fewer registers and instructions
-// per step (perf/NOTES.md, fourth round). The rolled form keeps the run-time test.
+// One group's matrix read from m, eliminated (getrf_eliminate; Pivot as there) and written back with its pivots.
 template <class T, int N, int Warps, bool Rolled, bool Pivot>
 __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
                                             T (&bcast)[2][row_buffer_length<T, N>()]) {
@@ -286,7 +284,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
             } else {
                 const T l = sc.divide(akk);
 #pragma unroll
-                for (int j = 0; j < N; ++j) a[j] = j == k ? l : subtract_product<matinv_fused_update<T, N>()>(a[j], l, buf[j]);
+                for (int j = 0; j < N; ++j)
+                    a[j] = j == k ? l : subtract_product<matinv_fused_update<T, N>()>(a[j], l, buf[j]);
             }
         }
     } else {
