@@ -75,13 +75,16 @@ __device__ __forceinline__ unsigned group_min(unsigned mask, unsigned v) {
 // wins and a NaN anywhere else never does. Returns the position of the pivot row (the same in every lane).
 // The measure v >= 0 is mapped to an unsigned key that orders like the value (nonnegative IEEE numbers order
 // like their bit patterns); non-candidates and NaN that cannot win get key 0, below every candidate's key.
-__device__ __forceinline__ int select_pivot(unsigned mask, float v, bool candidate, bool at_k, int pos) {
+// Group: the group's reductions (max and min of an unsigned over its lanes; group_place in lu_registers.cuh).
+template <class Group>
+__device__ __forceinline__ int select_pivot(const Group &grp, float v, bool candidate, bool at_k, int pos) {
     unsigned key = 0;
     if (candidate) key = (v != v) ? (at_k ? 0xffffffffu : 0u) : __float_as_uint(v) + 1u;
-    const unsigned top = group_max(mask, key);
-    return (int)group_min(mask, key == top ? (unsigned)pos : 0xffffffffu);
+    const unsigned top = grp.max(key);
+    return (int)grp.min(key == top ? (unsigned)pos : 0xffffffffu);
 }
-__device__ __forceinline__ int select_pivot(unsigned mask, double v, bool candidate, bool at_k, int pos) {
+template <class Group>
+__device__ __forceinline__ int select_pivot(const Group &grp, double v, bool candidate, bool at_k, int pos) {
     unsigned hi = 0, lo = 0;
     if (candidate) {
         if (v != v) {
@@ -92,9 +95,9 @@ __device__ __forceinline__ int select_pivot(unsigned mask, double v, bool candid
             lo = (unsigned)bits;
         }
     }
-    const unsigned top_hi = group_max(mask, hi);
-    const unsigned top_lo = group_max(mask, hi == top_hi ? lo : 0u);
-    return (int)group_min(mask, (hi == top_hi && lo == top_lo) ? (unsigned)pos : 0xffffffffu);
+    const unsigned top_hi = grp.max(hi);
+    const unsigned top_lo = grp.max(hi == top_hi ? lo : 0u);
+    return (int)grp.min((hi == top_hi && lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
 
 // 1 / x, kept out of line: the register kernels unroll every step, and an inlined (complex) division per step

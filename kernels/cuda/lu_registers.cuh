@@ -23,25 +23,90 @@ namespace cuda_kernels {
 template <int N> struct group_shape {
     static constexpr int per_warp = 32 / N;  // matrices per warp
     static constexpr unsigned lanes = N == 32 ? 0xffffffffu : ((1u << N) - 1u);
+    // Warp-synchronous operations (reductions, ballots, shuffles, __syncwarp) given a run-time mask, such as one
+    // group's lanes, compile (ptxas, sm_90) to a test of the mask's uniformity and convergence with a fallback
+    // path that runs the operation per distinct mask: with several groups per warp the masks differ, so every
+    // such operation took the fallback; with one group the test alone was ~3 instructions and a reduction more
+    // per operation. Given a compile-time mask they compile to the bare instruction (perf/NOTES.md, eighth
+    // round). So with one group per warp the mask is the constant `lanes`, and with 2-5 groups ("together")
+    // every group slot of a warp steps together under the constant mask of all slots, a reduction being one
+    // full-mask reduction per slot; more groups (n <= 5, where the thread-per-matrix kernels serve by
+    // default) keep the group's own mask.
+    static constexpr bool together = per_warp >= 2 && per_warp <= 5;
+    static constexpr unsigned slots = per_warp * N == 32 ? 0xffffffffu : ((1u << (per_warp * N)) - 1u);
 };
 
-// Where a thread sits: its matrix b, its row i in the group, the group's lane mask.
-template <int N, int Warps> struct group_place {
+// Where a thread sits: its matrix b, its row i in the group, the group's lane mask. valid: the group has a
+// matrix (b < batch); runs: the lane takes part in the group code. With group_shape's `together`, a group slot
+// without a matrix in a warp that has one runs too (on zeros, its loads and stores skipped), so that the
+// warp's slots reach every warp-synchronous operation together.
+template <int N, int Warps, bool Together = group_shape<N>::together> struct group_place {
+    using shape = group_shape<N>;
     int warp, g, i, base_lane;
     unsigned mask;
     long long b;
-    bool valid;
+    bool valid, runs;
     __device__ __forceinline__ group_place(int batch) {
         const int lane = threadIdx.x & 31;
         warp = threadIdx.x >> 5;
         g = lane / N;
         i = lane - g * N;
         base_lane = g * N;
-        mask = group_shape<N>::lanes << base_lane;
-        b = ((long long)blockIdx.x * Warps + warp) * group_shape<N>::per_warp + g;
-        valid = g < group_shape<N>::per_warp && b < batch;
+        mask = shape::per_warp == 1 ? shape::lanes : shape::lanes << base_lane;
+        const long long first = ((long long)blockIdx.x * Warps + warp) * shape::per_warp;
+        b = first + g;
+        valid = g < shape::per_warp && b < batch;
+        runs = Together ? g < shape::per_warp && first < batch : valid;
+    }
+    // The mask given to warp-synchronous operations: a compile-time constant except for more than 5 groups.
+    __device__ __forceinline__ unsigned sync_mask() const {
+        if constexpr (shape::per_warp == 1) return shape::lanes;
+        else if constexpr (Together) return shape::slots;
+        else return mask;
+    }
+    __device__ __forceinline__ void sync() const { __syncwarp(sync_mask()); }
+    // The group's lanes where p holds, as bits of the warp's lanes.
+    __device__ __forceinline__ unsigned ballot(bool p) const { return __ballot_sync(sync_mask(), p) & mask; }
+    template <class V> __device__ __forceinline__ V shfl_from(V v, int lane) const { return shfl(sync_mask(), v, lane); }
+    __device__ __forceinline__ unsigned max(unsigned v) const {
+        if constexpr (Together) {
+            unsigned r = 0;
+#pragma unroll
+            for (int q = 0; q < shape::per_warp; ++q) {
+                const unsigned t = __reduce_max_sync(shape::slots, g == q ? v : 0u);
+                if (g == q) r = t;
+            }
+            return r;
+        } else {
+            return group_max(sync_mask(), v);
+        }
+    }
+    __device__ __forceinline__ unsigned min(unsigned v) const {
+        if constexpr (Together) {
+            unsigned r = 0;
+#pragma unroll
+            for (int q = 0; q < shape::per_warp; ++q) {
+                const unsigned t = __reduce_min_sync(shape::slots, g == q ? v : 0xffffffffu);
+                if (g == q) r = t;
+            }
+            return r;
+        } else {
+            return group_min(sync_mask(), v);
+        }
     }
 };
+
+// Row i of a group's matrix into registers: zeros in a slot without a matrix (group_place::runs).
+template <class T, int N, class Place, class S>
+__device__ __forceinline__ void load_row(const Place &at, const S *m, long long ld, T (&a)[N]) {
+    if (at.valid) {
+#pragma unroll
+        for (int j = 0; j < N; ++j) a[j] = m[at.i + j * ld];
+    } else {
+#pragma unroll
+        for (int j = 0; j < N; ++j) a[j] = T(real_t<T>(0));
+    }
+}
 
 // Staging through shared memory: for a contiguous batch (strided, ld == n, stride == n*n) a block's matrices
 // are one contiguous chunk, copied in and out with 16-byte accesses that are fully coalesced, instead of
@@ -76,9 +141,9 @@ template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
 
 // Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
 // and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
-template <class T, int N>
-__device__ __forceinline__ int lazy_pivot_step(unsigned mask, T akk, int k, int &pos, bool &is_piv) {
-    const int ppos = select_pivot(mask, abs1(akk), pos >= k, pos == k, pos);
+template <class T, int N, int Warps>
+__device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps> &at, T akk, int k, int &pos, bool &is_piv) {
+    const int ppos = select_pivot(at, abs1(akk), pos >= k, pos == k, pos);
     is_piv = pos == ppos;
     if (is_piv) pos = k;
     else if (pos == k) pos = ppos;
@@ -105,7 +170,7 @@ __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps> &
                 if (j == k) akk = a[j];
             bool is_piv = at.i == k;
             int ppos = k;
-            if (pivoting) ppos = lazy_pivot_step<T, N>(at.mask, akk, k, pos, is_piv);
+            if (pivoting) ppos = lazy_pivot_step(at, akk, k, pos, is_piv);
             if (at.i == k) my_piv = ppos;
             T *buf = bcast[k & 1];
             if (is_piv) {
@@ -113,7 +178,7 @@ __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps> &
                 for (int j = S; j < N; ++j)
                     if (j >= k) buf[j] = a[j];
             }
-            __syncwarp(at.mask);
+            at.sync();
             const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {
@@ -150,14 +215,14 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps> &at,
         for (int k = 0; k < N; ++k) {
             bool is_piv = at.i == k;
             int ppos = k;
-            if (Pivot && pivoting) ppos = lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
+            if (Pivot && pivoting) ppos = lazy_pivot_step(at, a[k], k, pos, is_piv);
             if (at.i == k) my_piv = ppos;
             T *buf = bcast[k & 1];
             if (is_piv) {
 #pragma unroll
                 for (int j = k; j < N; ++j) buf[j] = a[j];
             }
-            __syncwarp(at.mask);
+            at.sync();
             const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
@@ -175,11 +240,11 @@ template <class T, int N, int Warps, bool Rolled, bool Pivot>
 __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
                                             T (&bcast)[2][row_buffer_length<T, N>()]) {
     T a[N];
-#pragma unroll
-    for (int j = 0; j < N; ++j) a[j] = m[at.i + j * ld];
+    load_row(at, m, ld, a);
     const bool pivoting = Pivot && piv != nullptr;
     int pos, my_piv, inf;
     getrf_eliminate<T, N, Warps, Rolled, Pivot>(at, a, pivoting, pos, my_piv, inf, bcast);
+    if (!at.valid) return;
 #pragma unroll
     for (int j = 0; j < N; ++j) m[pos + j * ld] = a[j];
     if (pivoting) piv[at.i] = my_piv + 1;
@@ -201,8 +266,8 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
         tile_copy(tile, A.base + first * N * N, count);
         __syncthreads();
     }
-    if (at.valid) {
-        T *m = use_tile ? tile + (at.warp * G + at.g) * N * N : A[at.b];
+    if (at.runs) {
+        T *m = use_tile ? tile + (at.warp * G + at.g) * N * N : at.valid ? A[at.b] : nullptr;
         getrf_group<T, N, Warps, Rolled, Pivot>(at, m, use_tile ? N : A.ld, P.base ? P[at.b] : nullptr, info + at.b,
                                          bcast[at.warp][at.g]);
     }
@@ -241,8 +306,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
                                              long long ldc, int *info, T (&bcast)[2][row_buffer_length<T, N>()]) {
 
     T a[N];
-#pragma unroll
-    for (int j = 0; j < N; ++j) a[j] = m[at.i + j * lda];
+    load_row(at, m, lda, a);
 
     constexpr int packs = (N + 3) / 4;
     unsigned rows_of_step[packs];  // r_k, the original row of the pivot of step k, 8 bits each
@@ -261,8 +325,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
             for (int j = 1; j < N; ++j)
                 if (j == k) akk = a[j];
             bool is_piv;
-            lazy_pivot_step<T, N>(at.mask, akk, k, pos, is_piv);
-            const unsigned ballot = __ballot_sync(at.mask, is_piv);
+            lazy_pivot_step(at, akk, k, pos, is_piv);
+            const unsigned ballot = at.ballot(is_piv);
             const unsigned row = (unsigned)(__ffs(ballot) - 1 - at.base_lane) << (8 * (k % 4));
 #pragma unroll
             for (int q = 0; q < packs; ++q)
@@ -273,7 +337,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
                 for (int j = 0; j < N; ++j) buf[j] = a[j];
             }
-            __syncwarp(at.mask);
+            at.sync();
             const lane_scaler<T> sc(buf[k]);
             if (sc.zero && inf == 0) inf = k + 1;
             if (is_piv) {
@@ -292,8 +356,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             bool is_piv;
-            lazy_pivot_step<T, N>(at.mask, a[k], k, pos, is_piv);
-            const unsigned ballot = __ballot_sync(at.mask, is_piv);
+            lazy_pivot_step(at, a[k], k, pos, is_piv);
+            const unsigned ballot = at.ballot(is_piv);
             rows_of_step[k / 4] |= (unsigned)(__ffs(ballot) - 1 - at.base_lane) << (8 * (k % 4));
             T *buf = bcast[k & 1];
             if (is_piv) {
@@ -301,7 +365,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 #pragma unroll
                 for (int j = 0; j < N; ++j) buf[j] = a[j];
             }
-            __syncwarp(at.mask);
+            at.sync();
             const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
             if (sc.zero && inf == 0) inf = k + 1;
             if (is_piv) {
@@ -323,6 +387,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
             }
         }
     }
+    if (!at.valid) return;
 #pragma unroll
     for (int j = 0; j < N; ++j) {
         const int col = (rows_of_step[j / 4] >> (8 * (j % 4))) & 0xff;
@@ -347,10 +412,11 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
         tile_copy(tile, A.base + first * N * N, count);
         __syncthreads();
     }
-    if (at.valid) {
+    if (at.runs) {
         T *t = tile + (at.warp * G + at.g) * N * N;
-        matinv_group<T, N, Warps, Rolled>(at, use_tile ? t : A[at.b], use_tile ? N : A.ld, use_tile ? t : C[at.b],
-                                          use_tile ? N : C.ld, info + at.b, bcast[at.warp][at.g]);
+        matinv_group<T, N, Warps, Rolled>(at, use_tile ? t : at.valid ? A[at.b] : nullptr, use_tile ? N : A.ld,
+                                          use_tile ? t : at.valid ? C[at.b] : nullptr, use_tile ? N : C.ld,
+                                          info + at.b, bcast[at.warp][at.g]);
     }
     if (use_tile) {
         __syncthreads();
@@ -424,7 +490,9 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     constexpr int L = G == 1 ? row_buffer_length<T, N>() : N;
     __shared__ __align__(16) T bcast[Warps][G][2][L];
     __shared__ int dest[Warps][G][N];
-    const group_place<N, Warps> at(batch);
+    // Each group on its own (not `together`): a singular group returns early (measured: the together form
+    // spilled at d 9-11, perf/NOTES.md, eighth round).
+    const group_place<N, Warps, false> at(batch);
     if (!at.valid) return;
     const int i = at.i;
     const T *m = A[at.b];
@@ -438,7 +506,7 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     for (int j = 1; j < N; ++j)
         if (j == i) diag = a[j];
     const bool zero_diag = is_zero(diag);
-    const unsigned zeros = __ballot_sync(at.mask, zero_diag) >> at.base_lane;
+    const unsigned zeros = at.ballot(zero_diag) >> at.base_lane;
     if (zeros != 0) {
         T *c = C[at.b];
         const long long ldc = C.ld;
@@ -465,7 +533,7 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
 #pragma unroll
             for (int j = s; j < N; ++j) buf[j] = a[j];
         }
-        __syncwarp(at.mask);
+        at.sync();
         if (i < s) {
             const T u = a[s];
             a[s] = u * buf[s];
@@ -478,7 +546,7 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     for (int s = N - 2; s >= 0; --s) {
         T *buf = bcast[at.warp][at.g][s & 1];
         if (i > s) buf[i] = a[s];  // L(i, s), the column that step s needs
-        __syncwarp(at.mask);
+        at.sync();
         T x = i <= s ? a[s] : T(real_t<T>(0));
 #pragma unroll
         for (int j = s + 1; j < N; ++j) x -= a[j] * buf[j];
@@ -493,15 +561,15 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
         const int *piv = P[at.b];
         int *mine = dest[at.warp][at.g];
         mine[i] = piv[i] - 1;
-        __syncwarp(at.mask);
+        at.sync();
 #pragma unroll
         for (int j = N - 2; j >= 0; --j) {
             const int p = mine[j];
             if (valid_interchange(j, p, N)) d = swap_position(d, j, p);
         }
-        __syncwarp(at.mask);
+        at.sync();
         mine[i] = d;
-        __syncwarp(at.mask);
+        at.sync();
 #pragma unroll
         for (int j = 0; j < N; ++j) c[i + mine[j] * ldc] = a[j];
     } else {
@@ -532,13 +600,16 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
         tile_copy(tile, A.base + first * N * N, min((long long)tile_t::mats, batch - first) * N * N);
         __syncthreads();
     }
-    if (!at.valid) return;  // no barrier follows
+    if (!at.runs) return;  // no barrier follows
     const int t = at.i;
     const bool notrans = trans == SMALLLA_OP_N, conjugate = trans == SMALLLA_OP_C;
-    const T *m = use_tile ? tile + (at.warp * G + at.g) * N * N : A[at.b];
+    const T *m = use_tile ? tile + (at.warp * G + at.g) * N * N : at.valid ? A[at.b] : nullptr;
     const long long lda = use_tile ? N : A.ld;
     T a[N];
-    if (notrans) {
+    if (!at.valid) {  // a slot without a matrix (group_place::runs): zeros, nothing stored
+#pragma unroll
+        for (int j = 0; j < N; ++j) a[j] = T(real_t<T>(0));
+    } else if (notrans) {
 #pragma unroll
         for (int j = 0; j < N; ++j) a[j] = m[t + j * lda];
     } else {
@@ -554,8 +625,8 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
     int d = t;
     if (P.base != nullptr) {
         int *piv = pbuf[at.warp][at.g];
-        piv[t] = P[at.b][t] - 1;
-        __syncwarp(at.mask);
+        piv[t] = at.valid ? P[at.b][t] - 1 : t;
+        at.sync();
         if (notrans) {
 #pragma unroll
             for (int k = 0; k < N; ++k) {
@@ -571,35 +642,35 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
         }
     }
     T *xs = xbuf[at.warp][at.g];
-    T *bm = B[at.b];
+    T *bm = at.valid ? B[at.b] : nullptr;
     const long long ldb = B.ld;
     for (int r = 0; r < nrhs; ++r) {
-        T x = bm[t + r * ldb];
+        T x = at.valid ? bm[t + r * ldb] : T(real_t<T>(0));
         if (notrans && P.base != nullptr) {
-            __syncwarp(at.mask);
+            at.sync();
             xs[d] = x;
-            __syncwarp(at.mask);
+            at.sync();
             x = xs[t];
         }
 #pragma unroll
         for (int j = 0; j < N; ++j) {  // lower part of M, unit for op N
             if (!notrans && t == j) x = dsc.divide(x);
-            const T xj = shfl(at.mask, x, at.base_lane + j);
+            const T xj = at.shfl_from(x, at.base_lane + j);
             if (t > j) x = minus_product(x, a[j], xj);
         }
 #pragma unroll
         for (int j = N - 1; j >= 0; --j) {  // upper part of M, unit for op T/C
             if (notrans && t == j) x = dsc.divide(x);
-            const T xj = shfl(at.mask, x, at.base_lane + j);
+            const T xj = at.shfl_from(x, at.base_lane + j);
             if (t < j) x = minus_product(x, a[j], xj);
         }
         if (!notrans && P.base != nullptr) {
-            __syncwarp(at.mask);
+            at.sync();
             xs[d] = x;
-            __syncwarp(at.mask);
+            at.sync();
             x = xs[t];
         }
-        bm[t + r * ldb] = x;
+        if (at.valid) bm[t + r * ldb] = x;
     }
 }
 

@@ -110,8 +110,11 @@ inline long double pivot_gap(const mat &lu, int n, int k) {
 inline bool near_tie(long double gap, int n, double eps) { return gap > 0 && gap <= (long double)n * eps; }
 int near_ties = 0;
 
-// The inputs of one test: kind 0 random, 1 exact ties in column 0 and an identity block, 2 zero column,
-// 3 NaN entry, 4 diagonally dominant (for no pivoting).
+// The inputs of one test: kind 0 random, 1 exact ties in column 0, 2 zero column, 3 NaN entry, 4 diagonally
+// dominant (for no pivoting), 5 a tie at a later step k between two rows that are zero left of column k (so no
+// step before k changes them, whatever the rounding): one above position k, which earlier swaps displace, and
+// one at or below it, so that LAPACK's first-by-position need not be the first by original row. Half the ties
+// are exact; the other half differ below the high 32 bits of a double (exact ties in single precision).
 template <class C> void make_matrix(std::mt19937 &rng, int n, int kind, C *m, int ld) {
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     for (int j = 0; j < n; ++j)
@@ -125,6 +128,17 @@ template <class C> void make_matrix(std::mt19937 &rng, int n, int kind, C *m, in
     if (kind == 3) m[(n - 1) / 2 + ((n - 1) / 3) * ld] = from_parts<C>(NAN, 0.0);
     if (kind == 4)
         for (int i = 0; i < n; ++i) m[i + i * ld] = from_parts<C>(2.0 * n, 0.0);
+    if (kind == 5 && n >= 3) {
+        const int k = 1 + (int)(rng() % (n - 2)), r1 = (int)(rng() % k), r2 = k + (int)(rng() % (n - k));
+        for (int j = 0; j < k; ++j) m[r1 + j * ld] = m[r2 + j * ld] = from_parts<C>(0.0, 0.0);
+        const double big = 1024.0, other = big * (rng() % 2 ? 1.0 : 1.0 + 0x1p-30);
+        const auto place = [&](int r, double v) {
+            const double sv = rng() % 2 ? v : -v;
+            m[r + k * ld] = api<C>::is_complex && rng() % 2 ? from_parts<C>(0.0, sv) : from_parts<C>(sv, 0.0);
+        };
+        place(r1, big);
+        place(r2, other);
+    }
 }
 
 template <class C> struct device_buf {
@@ -220,7 +234,7 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
       // Layouts: with gaps (ld = n + 3, gaps between matrices), and for n <= 16 also packed (ld = n, stride n^2,
       // B n x nrhs per matrix), which takes the kernels' coalesced shared-memory staging paths.
       for (int packed = 0; packed < (n <= 16 ? 2 : 1); ++packed) {
-        const int kinds = 5, per_kind = n <= 16 ? 24 : 8;
+        const int kinds = 6, per_kind = n <= 16 ? 24 : 8;
         const int batch = kinds * per_kind + 1;  // +1: a batch that is not a multiple of matrices per block
         const int ld = packed ? n : n + 3;
         const long long stride = packed ? (long long)n * n : (long long)ld * n + 5, sp = packed ? n : n + 2;
