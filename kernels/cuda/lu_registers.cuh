@@ -68,31 +68,25 @@ template <int N, int Warps, bool Together = group_shape<N>::together> struct gro
     // The group's lanes where p holds, as bits of the warp's lanes.
     __device__ __forceinline__ unsigned ballot(bool p) const { return __ballot_sync(sync_mask(), p) & mask; }
     template <class V> __device__ __forceinline__ V shfl_from(V v, int lane) const { return shfl(sync_mask(), v, lane); }
-    __device__ __forceinline__ unsigned max(unsigned v) const {
+    // A reduction over the group's lanes: op(mask, v) reduces over mask's lanes, id is its identity.
+    template <class Op> __device__ __forceinline__ unsigned reduce(unsigned v, unsigned id, Op op) const {
         if constexpr (Together) {
             unsigned r = 0;
 #pragma unroll
             for (int q = 0; q < shape::per_warp; ++q) {
-                const unsigned t = __reduce_max_sync(shape::slots, g == q ? v : 0u);
+                const unsigned t = op(shape::slots, g == q ? v : id);
                 if (g == q) r = t;
             }
             return r;
         } else {
-            return group_max(sync_mask(), v);
+            return op(sync_mask(), v);
         }
     }
+    __device__ __forceinline__ unsigned max(unsigned v) const {
+        return reduce(v, 0u, [](unsigned m, unsigned x) { return group_max(m, x); });
+    }
     __device__ __forceinline__ unsigned min(unsigned v) const {
-        if constexpr (Together) {
-            unsigned r = 0;
-#pragma unroll
-            for (int q = 0; q < shape::per_warp; ++q) {
-                const unsigned t = __reduce_min_sync(shape::slots, g == q ? v : 0xffffffffu);
-                if (g == q) r = t;
-            }
-            return r;
-        } else {
-            return group_min(sync_mask(), v);
-        }
+        return reduce(v, 0xffffffffu, [](unsigned m, unsigned x) { return group_min(m, x); });
     }
 };
 
