@@ -484,7 +484,7 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     constexpr int L = G == 1 ? row_buffer_length<T, N>() : N;
     __shared__ __align__(16) T bcast[Warps][G][2][L];
     __shared__ int dest[Warps][G][N];
-    // Each group on its own (not `together`): a singular group returns early (measured: the together form
+    // Each group on its own (not `together`): a singular group returns early (ptxas -v: the together form
     // spilled at d 9-11, perf/NOTES.md, eighth round).
     const group_place<N, Warps, false> at(batch);
     if (!at.valid) return;

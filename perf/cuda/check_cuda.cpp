@@ -111,10 +111,11 @@ inline bool near_tie(long double gap, int n, double eps) { return gap > 0 && gap
 int near_ties = 0;
 
 // The inputs of one test: kind 0 random, 1 exact ties in column 0, 2 zero column, 3 NaN entry, 4 diagonally
-// dominant (for no pivoting), 5 a tie at a later step k between two rows that are zero left of column k (so no
-// step before k changes them, whatever the rounding): one above position k, which earlier swaps displace, and
-// one at or below it, so that LAPACK's first-by-position need not be the first by original row. Half the ties
-// are exact; the other half differ below the high 32 bits of a double (exact ties in single precision).
+// dominant (for no pivoting), 5 (n >= 3; random below) a tie at a later step k between two rows that are zero
+// left of column k (so no step before k changes them, whatever the rounding): one above position k, which
+// earlier swaps displace, and one at or below it, so that LAPACK's first-by-position need not be the first by
+// original row. Half the ties are exact; the other half differ below the high 32 bits of a double (exact ties
+// in single precision).
 template <class C> void make_matrix(std::mt19937 &rng, int n, int kind, C *m, int ld) {
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     for (int j = 0; j < n; ++j)
