@@ -682,10 +682,16 @@ template <int N> inline unsigned blocks_for(int batch, int warps) {
 template <class T> inline bool contiguous(const matrix_batch<T> &m, int n, int batch) {
     return !m.is_pointer_array() && m.ld == n && (batch <= 1 || m.stride == (long long)n * n);
 }
-// The thread-per-matrix kernels take the orders that have one, up to thread_per_matrix_max_n().
-template <class T, int N> inline bool thread_per_matrix_serves() {
-    if constexpr (thread_kernel_exists<T, N>()) return N <= thread_per_matrix_max_n();
-    else return false;
+// Whether the thread-per-matrix kernel of a route serves order N: where it exists, up to the route's crossover
+// (thread_preferred_max_order), or up to SMALLLA_CUDA_THREAD_MAX_N when that is set.
+template <class T, int N, thread_route Route> inline bool thread_per_matrix_serves() {
+    constexpr bool exists = Route == thread_route::getri ? thread_getri_exists<T, N>() : thread_kernel_exists<T, N>();
+    if constexpr (exists) {
+        const int forced = thread_per_matrix_max_n();
+        return N <= (forced >= 0 ? forced : thread_preferred_max_order<T, Route>());
+    } else {
+        return false;
+    }
 }
 template <int Warps> inline unsigned thread_blocks_for(int batch) {
     return (unsigned)((batch + Warps * 32 - 1) / (Warps * 32));
@@ -707,7 +713,8 @@ template <class T, int N, bool Matinv> inline bool rolled_elimination() {
 
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
-        if (thread_per_matrix_serves<T, N>()) {
+        if (a.ipiv.base != nullptr ? thread_per_matrix_serves<T, N, thread_route::getrf>()
+                                   : thread_per_matrix_serves<T, N, thread_route::getrf_nopiv>()) {
             constexpr int W = thread_warps_per_block<T, N>();
             getrf_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, contiguous(a.A, N, a.batch));
@@ -732,7 +739,7 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
 }
 template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
-        if (thread_per_matrix_serves<T, N>()) {
+        if (thread_per_matrix_serves<T, N, thread_route::matinv>()) {
             constexpr int W = thread_warps_per_block<T, N>();
             matinv_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, contiguous(a.A, N, a.batch),
@@ -761,7 +768,7 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
 }
 template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_getri_exists<T, N>()) {
-        if (N <= thread_per_matrix_max_n()) {
+        if (thread_per_matrix_serves<T, N, thread_route::getri>()) {
             constexpr int W = thread_warps_per_block<T, N>();
             getri_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch,
@@ -777,7 +784,7 @@ template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cu
 }
 template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
-        if (thread_per_matrix_serves<T, N>()) {
+        if (thread_per_matrix_serves<T, N, thread_route::getrs>()) {
             constexpr int W = thread_warps_per_block<T, N>();
             const bool b_contiguous = !a.B.is_pointer_array() && a.B.ld == N &&
                                       (a.batch <= 1 || a.B.stride == (long long)N * a.nrhs);

@@ -31,10 +31,10 @@ template <class T, int N> constexpr bool getri_in_registers() { return !(sizeof(
 // measured slower on the H100, see perf/NOTES.md; SMALLLA_CUDA_STAGING=1 in the environment turns it on, a knob for the benchmarks). Defined in backend.cpp.
 bool staging_allowed();
 
-// Up to which order the thread-per-matrix kernels (lu_thread.cuh) serve getrf, matinv and getrs, where they
-// exist: thread_per_matrix_max_n_default unless SMALLLA_CUDA_THREAD_MAX_N is set (read once; a knob for the
-// benchmarks' crossover measurements). Defined in backend.cpp.
-constexpr int thread_per_matrix_max_n_default = 32;
+// SMALLLA_CUDA_THREAD_MAX_N from the environment: when set, the thread-per-matrix kernels (lu_thread.cuh) serve
+// every routine up to that order wherever they exist, in place of the per-routine crossovers of lu_thread.cuh
+// (thread_route); -1 when unset (read once; a knob for the benchmarks' crossover measurements). Defined in
+// backend.cpp.
 int thread_per_matrix_max_n();
 
 // SMALLLA_CUDA_ROLLED from the environment: 1 or 0 forces the rolled elimination of the lane-per-row getrf and

@@ -20,8 +20,7 @@ namespace cuda_kernels {
 
 // Which (T, N) have a thread-per-matrix kernel at all: those whose getrf, matinv and getrs kernels fit in 255
 // registers without spilling (nvcc 13.0, sm_90, -Xptxas -v: s n = 15, d n = 10, c n = 9 and z n = 6 spill, the
-// matinv kernel first). Which of them run it is decided at launch (thread_per_matrix_max_n(),
-// lu_registers.hpp).
+// matinv kernel first). Which of them run it: thread_preferred_max_order below.
 template <class T> constexpr int thread_max_order() {
     return scalar_traits<T>::is_complex ? (sizeof(T) == 16 ? 5 : 8) : (sizeof(T) == 8 ? 9 : 14);
 }
@@ -33,6 +32,22 @@ template <class T> constexpr int thread_getri_max_order() {
     return scalar_traits<T>::is_complex ? (sizeof(T) == 16 ? 4 : 5) : (sizeof(T) == 8 ? 2 : 8);
 }
 template <class T, int N> constexpr bool thread_getri_exists() { return N <= thread_getri_max_order<T>(); }
+
+// Up to which order each routine takes its thread kernel rather than the lane-per-row one (lu_registers.cuh),
+// measured on the H100 after the lane-per-row kernels' eighth round (perf/NOTES.md, ninth round: 1 GiB, both
+// kernels in one call, ABBA). The lane-per-row kernels were faster at getrf s 13-14 (1.06-1.18x), d 9 (1.07x), c
+// 7-8 (1.02-1.03x); getrf + getrs likewise (s 13-14 1.09-1.16x, c 7-8 1.09-1.11x); getrf without pivoting s
+// 10-14 (1.07-1.45x), c 5-7 (1.06-1.17x), z 5 (1.08x); matinv nowhere by more than 3%. getrs follows getrf
+// (their benchmark runs both); matinv keeps every order that has a thread kernel, getri thread_getri_max_order's.
+// SMALLLA_CUDA_THREAD_MAX_N overrides the table (thread_per_matrix_max_n()).
+enum class thread_route { getrf, getrf_nopiv, getrs, matinv, getri };
+template <class T, thread_route Route> constexpr int thread_preferred_max_order() {
+    constexpr bool cplx = scalar_traits<T>::is_complex, wide = sizeof(real_t<T>) == 8;
+    if constexpr (Route == thread_route::matinv) return thread_max_order<T>();
+    else if constexpr (Route == thread_route::getri) return thread_getri_max_order<T>();
+    else if constexpr (Route == thread_route::getrf_nopiv) return cplx ? 4 : 9;
+    else return cplx ? (wide ? 5 : 6) : (wide ? 8 : 12);
+}
 
 // 32 matrices of a warp in shared memory: entry e (column-major, e = i + j N) of the warp's matrix m at
 // at[e][m]. Rows of 33 so that a lane reading "its" entry e and 32 lanes writing consecutive entries of the

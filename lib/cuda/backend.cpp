@@ -210,7 +210,9 @@ bool matinv_columns_allowed() {
 int thread_per_matrix_max_n() {
     static const int n = [] {
         const char *v = std::getenv("SMALLLA_CUDA_THREAD_MAX_N");
-        return v != nullptr ? std::atoi(v) : thread_per_matrix_max_n_default;
+        if (v == nullptr || *v == '\0') return -1;
+        const int n = std::atoi(v);
+        return n < 0 ? 0 : n;
     }();
     return n;
 }

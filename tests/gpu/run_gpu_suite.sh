@@ -44,6 +44,15 @@ for t in "$stage"/bin/*; do
     esac
 done
 
+# The orders where a routine's crossover leaves one of the two small-order kernel families unused by default
+# (lu_thread.cuh, thread_preferred_max_order): the sweep again with each family forced.
+if [ -x "$stage/bin/smallla-check-cuda" ]; then
+    run_one "smallla-check-cuda, lane-per-row kernels only (n <= 16)" "$out/check-lane-per-row.log" \
+        env SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" $(seq 1 16)
+    run_one "smallla-check-cuda, thread-per-matrix kernels wherever they exist (n <= 14)" "$out/check-thread.log" \
+        env SMALLLA_CUDA_THREAD_MAX_N=14 "$stage/bin/smallla-check-cuda" $(seq 1 14)
+fi
+
 # Sanitizers on a small sweep of the CUDA backend (every kernel family: thread-per-matrix, lane-per-row,
 # getri by columns, one block per matrix, blocked with cuBLAS).
 if command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-check-cuda" ]; then
