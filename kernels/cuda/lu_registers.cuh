@@ -245,8 +245,18 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
     if (at.i == 0) *info = inf;
 }
 
+// Resident blocks per multiprocessor that the launch bounds ask ptxas for (a register cap), where a few
+// registers over a step cost a block: double complex n = 14 took 98 (no pivoting) and 100 registers after the
+// eighth round, 4 blocks of 128 threads instead of 5 at <= 96 (no pivoting 0.91x against df48f50). 0 elsewhere,
+// which ptxas (CUDA 13.0) takes as no minimum: the same registers as without it, where 1 changed them (-Xptxas
+// -v: double complex n = 12 94 -> 110, n = 31 164 -> 190). Not the rolled form (only a knob's): capped at 96 it
+// spilled.
+template <class T, int N, bool Rolled> constexpr int getrf_min_blocks() {
+    return sizeof(T) == 16 && N == 14 && !Rolled ? 5 : 0;
+}
+
 template <class T, int N, int Warps, bool Rolled, bool Pivot>
-__global__ void __launch_bounds__(Warps * 32)
+__global__ void __launch_bounds__(Warps * 32, getrf_min_blocks<T, N, Rolled>())
 getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
@@ -425,8 +435,12 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
 // getri by columns does (getri_columns.cuh): lane j computes column j of inv(U) inv(L) e_s, s the column that
 // xGETRI's interchanges bring to j. A is read once and C written once; C may be A (A is read in full first).
 // Where matinv takes it: matinv_columns_orders (lu_registers.hpp).
+// As getrf_min_blocks: double complex n = 25 took 172 registers after the eighth round, 11 resident warps
+// instead of 12 at <= 168 (0.86x against df48f50).
+template <class T, int N> constexpr int matinv_columns_min_blocks() { return sizeof(T) == 16 && N == 25 ? 12 : 0; }
+
 template <class T, int N>
-__global__ void __launch_bounds__(32)
+__global__ void __launch_bounds__(32, matinv_columns_min_blocks<T, N>())
 matinv_registers_then_columns(batch_ref<const T> A, batch_ref<T> C, int *info, int batch) {
     constexpr int E = chunk16<T>::size;
     constexpr int NP = (N + E - 1) / E * E;  // the solves' order: whole 16-byte chunks, zero padding
