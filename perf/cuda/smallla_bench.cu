@@ -9,7 +9,9 @@
 // right-hand sides, timed together, as a solve is used).
 // gbs counts the bytes an op must move at least (each matrix read once and written once; getrs reads the
 // factors again, and its right-hand sides); frac_copy = gbs / the copy's bandwidth (bytes read + written per
-// second by cudaMemcpyAsync of the batch's matrices). gflops uses LAPACK Working Note 41's counts (complex:
+// second copying the batch's matrices: the fastest of cudaMemcpyAsync device to device, a copy kernel from one
+// buffer to another and the same kernel in place, each the median of --reps runs; measured once per precision
+// and order and printed as a "# copy" line). gflops uses LAPACK Working Note 41's counts (complex:
 // 4x the real count). vendor: the cuBLAS batched routine, for matinv beyond n = 32 (where matinvBatched
 // stops) cuBLAS's getrfBatched + getriBatched, timed together.
 #include <cublas_v2.h>
@@ -113,6 +115,25 @@ template <class C> void fill(C *x, long long elems, int n, double shift, unsigne
 __global__ void make_pointers(void **out, char *base, long long stride_bytes, int batch) {
     for (long long b = blockIdx.x * (long long)blockDim.x + threadIdx.x; b < batch; b += (long long)gridDim.x * blockDim.x)
         out[b] = base + b * stride_bytes;
+}
+
+// The copy ceiling's kernel: one 16-byte word per thread, dst[i] = src[i] ^ key with key = 0 at run time (so
+// that an in-place copy, src == dst, still reads and writes every byte); thread 0 copies the bytes past the
+// last whole word.
+__global__ void copy_words(const char *src, char *dst, size_t bytes, unsigned key) {
+    const size_t words = bytes / 16, i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < words) {
+        uint4 w = reinterpret_cast<const uint4 *>(src)[i];
+        w.x ^= key; w.y ^= key; w.z ^= key; w.w ^= key;
+        reinterpret_cast<uint4 *>(dst)[i] = w;
+    }
+    if (i == 0)
+        for (size_t b = words * 16; b < bytes; ++b) dst[b] = (char)(src[b] ^ (char)key);
+}
+void launch_copy_words(const void *src, void *dst, size_t bytes) {
+    const size_t blocks = std::max<size_t>(1, (bytes / 16 + 255) / 256);
+    copy_words<<<(unsigned)blocks, 256, 0, stream>>>((const char *)src, (char *)dst, bytes, 0u);
+    CK(cudaGetLastError());
 }
 
 struct timer {
@@ -221,8 +242,16 @@ template <class C> void run(const options &o, int n) {
     make_pointers<<<1024, 256, 0, stream>>>(pb, (char *)B, (long long)n * nrhs * es, b);
     fill(B0, (long long)n * nrhs * batch, n, 0.0, 0x5eedull + n);
 
-    const double copy_ms = median_ms(o.reps, [] {}, [&] { CK(cudaMemcpyAsync(A, A0, total, cudaMemcpyDeviceToDevice, stream)); });
+    // The ceiling: the fastest of three ways to read and write the same bytes (the driver's memcpy alone ran
+    // at ~2570 or ~2950 GB/s depending on the buffers; see perf/NOTES.md, ninth round).
+    const double memcpy_ms = median_ms(o.reps, [] {}, [&] { CK(cudaMemcpyAsync(A, A0, total, cudaMemcpyDeviceToDevice, stream)); });
+    const double kernel_ms = median_ms(o.reps, [] {}, [&] { launch_copy_words(A0, A, total); });
+    const double inplace_ms = median_ms(o.reps, [] {}, [&] { launch_copy_words(A, A, total); });
+    const double copy_ms = std::min(memcpy_ms, std::min(kernel_ms, inplace_ms));
     const double copy_gbs = 2.0 * total / (copy_ms * 1e6);
+    std::printf("# copy %s n=%d: memcpy %.1f, kernel %.1f, in place %.1f GB/s (ceiling %.1f)\n", P::name, n,
+                2.0 * total / (memcpy_ms * 1e6), 2.0 * total / (kernel_ms * 1e6), 2.0 * total / (inplace_ms * 1e6),
+                copy_gbs);
     const double cplx = P::complex ? 4.0 : 1.0;
     const long long sA = (long long)n * n, sB = (long long)n * nrhs;
     auto reset_A = [&] { CK(cudaMemcpyAsync(A, A0, total, cudaMemcpyDeviceToDevice, stream)); };

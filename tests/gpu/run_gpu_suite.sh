@@ -2,12 +2,20 @@
 # The GPU test suite: runs every test program of a staged build (tests/gpu/stage.sh) on a machine with an
 # NVIDIA GPU, the CUDA backend's correctness sweep against the host backend (smallla-check-cuda), and
 # compute-sanitizer memcheck and racecheck on a small sweep. Writes logs and a summary to OUT_DIR.
-#   usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR]
+#   usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR [PART]]
+# PART: all (the default), tests (the programs and the sweeps) or sanitizers (memcheck and racecheck only):
+# the two halves for a machine whose commands have a time limit shorter than the whole suite (each takes
+# 4-6 minutes on an H100); a run is complete only with both halves passing.
 # Exit status 0 only when every program passed (or reported SKIPPED with status 77) and the sanitizers
 # found nothing.
 set -uo pipefail
-stage=$(cd "${1:?usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR]}" && pwd)
+stage=$(cd "${1:?usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR [all|tests|sanitizers]]}" && pwd)
 out=${2:-gpu-suite-out}
+part=${3:-all}
+case "$part" in
+    all | tests | sanitizers) ;;
+    *) echo "run_gpu_suite.sh: PART must be all, tests or sanitizers, not '$part'" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 export LD_LIBRARY_PATH="$stage/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -15,7 +23,7 @@ summary="$out/gpu_suite_summary.txt"
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
 
-note "GPU suite: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+note "GPU suite ($part): $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 note "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
 passed=0 failed=0 skipped=0
 run_one() {  # name log command...
@@ -35,6 +43,7 @@ run_one() {  # name log command...
 }
 
 export OPENBLAS_NUM_THREADS=1 CMOCKA_MESSAGE_OUTPUT=STDOUT
+if [ "$part" != sanitizers ]; then
 for t in "$stage"/bin/*; do
     name=$(basename "$t")
     case "$name" in
@@ -52,10 +61,14 @@ if [ -x "$stage/bin/smallla-check-cuda" ]; then
     run_one "smallla-check-cuda, thread-per-matrix kernels wherever they exist (n <= 14)" "$out/check-thread.log" \
         env SMALLLA_CUDA_THREAD_MAX_N=14 "$stage/bin/smallla-check-cuda" $(seq 1 14)
 fi
+fi
+
 
 # Sanitizers on a small sweep of the CUDA backend (every kernel family: thread-per-matrix, lane-per-row,
 # getri by columns, one block per matrix, blocked with cuBLAS).
-if command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-check-cuda" ]; then
+if [ "$part" = tests ]; then
+    note "sanitizers not run in this part (run PART sanitizers as well)"
+elif command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-check-cuda" ]; then
     small="1 2 3 5 7 8 9 14 16 17 28 31 32 33 40 44 64 65"
     run_one "memcheck smallla-check-cuda" "$out/memcheck.log" \
         compute-sanitizer --tool memcheck --error-exitcode 99 "$stage/bin/smallla-check-cuda" $small
