@@ -247,12 +247,12 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 
 // Resident blocks per multiprocessor that the launch bounds ask ptxas for (a register cap), where a few
 // registers over a step cost a block. First found at double complex n = 14 (98 and 100 registers after the
-// eighth round, 4 blocks of 128 threads instead of 5 at <= 96; run 26: 1.07-1.11x). The table: the
-// lane-per-row getrf instances that serve by default, sit within 12.5% of their next block, and fit it with
-// at most 16 bytes of spills (ptxas -v, sm_90, CUDA 13.0; 50 of the 79 such instances spilled 24-268 bytes
-// and are left out); run 27 measures which pay. Elsewhere 0, which ptxas takes as no minimum
-// (the same registers as without it, where 1 changed them: double complex n = 12 94 -> 110). Not the rolled
-// form (a knob's): capped it spilled.
+// eighth round, 4 blocks of 128 threads instead of 5 at <= 96; run 26: 1.07-1.11x). Run 27 tried every
+// lane-per-row getrf instance that serves by default, sits within 12.5% of its next block and fits it with at
+// most 16 bytes of spills (30; ptxas -v, sm_90, CUDA 13.0; 50 more spilled 24-268 bytes): the table keeps the
+// ones it made >= 1.02x faster (z 23 1.17x, d 28 1.06x, the rest 1.02-1.04x); the others ran 0.90-1.01x.
+// Elsewhere 0, which ptxas takes as no minimum (the same registers as without it, where 1 changed them:
+// double complex n = 12 94 -> 110). Not the rolled form (a knob's): capped it spilled.
 struct getrf_register_cap {
     char prec;  // scalar_traits<T>::letter
     int n;
@@ -261,15 +261,11 @@ struct getrf_register_cap {
 };
 constexpr getrf_register_cap getrf_register_caps[] = {
     {'s', 18, true, 11}, {'s', 30, true, 9},
-    {'d', 9, true, 10}, {'d', 11, true, 10}, {'d', 21, true, 8}, {'d', 24, true, 7}, {'d', 25, true, 7},
-    {'d', 26, true, 7}, {'d', 28, true, 6},
-    {'d', 11, false, 10}, {'d', 17, false, 9}, {'d', 18, false, 9}, {'d', 19, false, 9}, {'d', 21, false, 8},
-    {'d', 22, false, 8}, {'d', 25, false, 7}, {'d', 26, false, 7}, {'d', 27, false, 7}, {'d', 28, false, 7},
-    {'d', 29, false, 6},
-    {'c', 11, true, 10}, {'c', 21, true, 8},
-    {'c', 19, false, 9},
-    {'z', 6, true, 15}, {'z', 10, true, 6}, {'z', 14, true, 5}, {'z', 23, true, 4},
-    {'z', 6, false, 15}, {'z', 8, false, 13}, {'z', 14, false, 5}
+    {'d', 24, true, 7}, {'d', 25, true, 7}, {'d', 28, true, 6},
+    {'d', 25, false, 7}, {'d', 29, false, 6},
+    {'c', 21, true, 8},
+    {'z', 6, true, 15}, {'z', 14, true, 5}, {'z', 23, true, 4},
+    {'z', 14, false, 5}
 };
 
 template <class T, int N, bool Rolled, bool Pivot> constexpr int getrf_min_blocks() {
