@@ -246,33 +246,45 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 }
 
 // Resident blocks per multiprocessor that the launch bounds ask ptxas for (a register cap), where a few
-// registers over a step cost a block. First found at double complex n = 14 (98 and 100 registers after the
-// eighth round, 4 blocks of 128 threads instead of 5 at <= 96; run 26: 1.07-1.11x). Run 27 tried every
-// lane-per-row getrf instance that serves by default, sits within 12.5% of its next block and fits it with at
-// most 16 bytes of spills (30; ptxas -v, sm_90, CUDA 13.0; 50 more spilled 24-268 bytes): the table keeps the
-// ones it made >= 1.02x faster (z 23 1.17x, d 28 1.06x, the rest 1.02-1.04x); the others ran 0.90-1.01x.
-// Elsewhere 0, which ptxas takes as no minimum (the same registers as without it, where 1 changed them:
-// double complex n = 12 94 -> 110). Not the rolled form (a knob's): capped it spilled.
-struct getrf_register_cap {
+// registers over a step cost a block. First found at double complex n = 14 (getrf: 98 and 100 registers after
+// the eighth round, 4 blocks of 128 threads instead of 5 at <= 96; run 26: 1.07-1.11x) and n = 25 (matinv by
+// columns: 172 registers, 11 one-warp blocks instead of 12 at <= 168; 1.16x). Run 27 tried every lane-per-row
+// getrf instance that serves by default, sits within 12.5% of its next block and fits it with at most 16 bytes
+// of spills (30; ptxas -v, sm_90, CUDA 13.0; 50 more spilled 24-268 bytes): the table keeps the ones it made
+// >= 1.02x faster (z 23 1.17x, d 28 1.06x, the rest 1.02-1.04x); the others ran 0.90-1.01x. Run 28 does the
+// same for matinv's two kernels (14 of 65 fit; the others spilled 20-608 bytes). Elsewhere 0, which ptxas takes as no minimum (the same registers as without
+// it, where 1 changed them: double complex n = 12 94 -> 110). Not the rolled forms: capped they spilled.
+enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_columns };
+struct register_cap {
     char prec;  // scalar_traits<T>::letter
     int n;
-    bool pivot;
+    capped_kernel kernel;
     int min_blocks;
 };
-constexpr getrf_register_cap getrf_register_caps[] = {
-    {'s', 18, true, 11}, {'s', 30, true, 9},
-    {'d', 24, true, 7}, {'d', 25, true, 7}, {'d', 28, true, 6},
-    {'d', 25, false, 7}, {'d', 29, false, 6},
-    {'c', 21, true, 8},
-    {'z', 6, true, 15}, {'z', 14, true, 5}, {'z', 23, true, 4},
-    {'z', 14, false, 5}
+constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
+                        matinv_gj = capped_kernel::matinv_gauss_jordan, matinv_col = capped_kernel::matinv_columns;
+constexpr register_cap register_caps[] = {
+    {'s', 18, getrf_p, 11}, {'s', 30, getrf_p, 9},
+    {'d', 24, getrf_p, 7}, {'d', 25, getrf_p, 7}, {'d', 28, getrf_p, 6},
+    {'d', 25, getrf_np, 7}, {'d', 29, getrf_np, 6},
+    {'c', 21, getrf_p, 8},
+    {'z', 6, getrf_p, 15}, {'z', 14, getrf_p, 5}, {'z', 23, getrf_p, 4},
+    {'z', 14, getrf_np, 5},
+    {'s', 18, matinv_gj, 7}, {'s', 19, matinv_gj, 7},
+    {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7},
+    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4},
+    {'d', 19, matinv_col, 29}, {'d', 22, matinv_col, 26}, {'d', 25, matinv_col, 24}, {'d', 27, matinv_col, 24},
+    {'d', 32, matinv_col, 20},
+    {'c', 26, matinv_col, 24},
+    {'z', 22, matinv_col, 15}, {'z', 25, matinv_col, 12}
 };
-
-template <class T, int N, bool Rolled, bool Pivot> constexpr int getrf_min_blocks() {
-    if (Rolled) return 0;
-    for (const getrf_register_cap &c : getrf_register_caps)
-        if (c.prec == scalar_traits<T>::letter && c.n == N && c.pivot == Pivot) return c.min_blocks;
+template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
+    for (const register_cap &c : register_caps)
+        if (c.prec == scalar_traits<T>::letter && c.n == N && c.kernel == k) return c.min_blocks;
     return 0;
+}
+template <class T, int N, bool Rolled, bool Pivot> constexpr int getrf_min_blocks() {
+    return Rolled ? 0 : min_blocks_of<T, N>(Pivot ? capped_kernel::getrf_pivot : capped_kernel::getrf_no_pivot);
 }
 
 template <class T, int N, int Warps, bool Rolled, bool Pivot>
@@ -422,7 +434,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
 }
 
 template <class T, int N, int Warps, bool Rolled>
-__global__ void __launch_bounds__(Warps * 32)
+__global__ void __launch_bounds__(Warps * 32, Rolled ? 0 : min_blocks_of<T, N>(capped_kernel::matinv_gauss_jordan))
 matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
@@ -455,12 +467,8 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
 // getri by columns does (getri_columns.cuh): lane j computes column j of inv(U) inv(L) e_s, s the column that
 // xGETRI's interchanges bring to j. A is read once and C written once; C may be A (A is read in full first).
 // Where matinv takes it: matinv_columns_orders (lu_registers.hpp).
-// As getrf_min_blocks: double complex n = 25 took 172 registers after the eighth round, 11 resident warps
-// instead of 12 at <= 168 (0.86x against df48f50).
-template <class T, int N> constexpr int matinv_columns_min_blocks() { return sizeof(T) == 16 && N == 25 ? 12 : 0; }
-
 template <class T, int N>
-__global__ void __launch_bounds__(32, matinv_columns_min_blocks<T, N>())
+__global__ void __launch_bounds__(32, min_blocks_of<T, N>(capped_kernel::matinv_columns))
 matinv_registers_then_columns(batch_ref<const T> A, batch_ref<T> C, int *info, int batch) {
     constexpr int E = chunk16<T>::size;
     constexpr int NP = (N + E - 1) / E * E;  // the solves' order: whole 16-byte chunks, zero padding
