@@ -252,7 +252,8 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // getrf instance that serves by default, sits within 12.5% of its next block and fits it with at most 16 bytes
 // of spills (30; ptxas -v, sm_90, CUDA 13.0; 50 more spilled 24-268 bytes): the table keeps the ones it made
 // >= 1.02x faster (z 23 1.17x, d 28 1.06x, the rest 1.02-1.04x); the others ran 0.90-1.01x. Run 28 does the
-// same for matinv's two kernels (14 of 65 fit; the others spilled 20-608 bytes). Elsewhere 0, which ptxas takes as no minimum (the same registers as without
+// same for matinv's two kernels: 14 of 65 fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11 1.19x,
+// z 7 1.07x, s 18 1.06x, the rest 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0, which ptxas takes as no minimum (the same registers as without
 // it, where 1 changed them: double complex n = 12 94 -> 110). Not the rolled forms: capped they spilled.
 enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_columns };
 struct register_cap {
@@ -273,8 +274,7 @@ constexpr register_cap register_caps[] = {
     {'s', 18, matinv_gj, 7}, {'s', 19, matinv_gj, 7},
     {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7},
     {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4},
-    {'d', 19, matinv_col, 29}, {'d', 22, matinv_col, 26}, {'d', 25, matinv_col, 24}, {'d', 27, matinv_col, 24},
-    {'d', 32, matinv_col, 20},
+    {'d', 19, matinv_col, 29}, {'d', 25, matinv_col, 24}, {'d', 27, matinv_col, 24},
     {'c', 26, matinv_col, 24},
     {'z', 22, matinv_col, 15}, {'z', 25, matinv_col, 12}
 };
