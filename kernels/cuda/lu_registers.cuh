@@ -250,11 +250,12 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // the eighth round, 4 blocks of 128 threads instead of 5 at <= 96; run 26: 1.07-1.11x) and n = 25 (matinv by
 // columns: 172 registers, 11 one-warp blocks instead of 12 at <= 168; 1.16x). Run 27 tried every lane-per-row
 // getrf instance that serves by default, sits within 12.5% of its next block and fits it with at most 16 bytes
-// of spills (30; ptxas -v, sm_90, CUDA 13.0; 50 more spilled 24-268 bytes): the table keeps the ones it made
+// of spills (30; ptxas -v, sm_90, CUDA 13.0; 49 more spilled 24-268 bytes): the table keeps the ones it made
 // >= 1.02x faster (z 23 1.17x, d 28 1.06x, the rest 1.02-1.04x); the others ran 0.90-1.01x. Run 28 does the
 // same for matinv's two kernels: 14 of 65 fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11 1.19x,
-// z 7 1.07x, s 18 1.06x, the rest 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0, which ptxas takes as no minimum (the same registers as without
-// it, where 1 changed them: double complex n = 12 94 -> 110). Not the rolled forms: capped they spilled.
+// z 7 1.07x, s 18 1.06x, the rest 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
+// which ptxas takes as no minimum (the same registers as without it, where 1 changed them: double complex
+// n = 12 94 -> 110). Not the rolled forms: capped they spilled.
 enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_columns };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
