@@ -43,26 +43,26 @@ run_one() {  # name log command...
 }
 
 export OPENBLAS_NUM_THREADS=1 CMOCKA_MESSAGE_OUTPUT=STDOUT
+# The programs, then the sweeps (the tests half).
 if [ "$part" != sanitizers ]; then
-for t in "$stage"/bin/*; do
-    name=$(basename "$t")
-    case "$name" in
-        smallla-bench*) ;;
-        test_*) run_one "$name cuda" "$out/$name.log" "$t" cuda ;;  # the CMocka suites on the CUDA backend
-        *) run_one "$name" "$out/$name.log" "$t" ;;
-    esac
-done
+    for t in "$stage"/bin/*; do
+        name=$(basename "$t")
+        case "$name" in
+            smallla-bench*) ;;
+            test_*) run_one "$name cuda" "$out/$name.log" "$t" cuda ;;  # the CMocka suites on the CUDA backend
+            *) run_one "$name" "$out/$name.log" "$t" ;;
+        esac
+    done
 
-# The orders where a routine's crossover leaves one of the two small-order kernel families unused by default
-# (lu_thread.cuh, thread_preferred_max_order): the sweep again with each family forced.
-if [ -x "$stage/bin/smallla-check-cuda" ]; then
-    run_one "smallla-check-cuda, lane-per-row kernels only (n <= 16)" "$out/check-lane-per-row.log" \
-        env SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" $(seq 1 16)
-    run_one "smallla-check-cuda, thread-per-matrix kernels wherever they exist (n <= 14)" "$out/check-thread.log" \
-        env SMALLLA_CUDA_THREAD_MAX_N=14 "$stage/bin/smallla-check-cuda" $(seq 1 14)
+    # The orders where a routine's crossover leaves one of the two small-order kernel families unused by default
+    # (lu_thread.cuh, thread_preferred_max_order): the sweep again with each family forced.
+    if [ -x "$stage/bin/smallla-check-cuda" ]; then
+        run_one "smallla-check-cuda, lane-per-row kernels only (n <= 16)" "$out/check-lane-per-row.log" \
+            env SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" $(seq 1 16)
+        run_one "smallla-check-cuda, thread-per-matrix kernels wherever they exist (n <= 14)" "$out/check-thread.log" \
+            env SMALLLA_CUDA_THREAD_MAX_N=14 "$stage/bin/smallla-check-cuda" $(seq 1 14)
+    fi
 fi
-fi
-
 
 # Sanitizers on a small sweep of the CUDA backend (every kernel family: thread-per-matrix, lane-per-row,
 # getri by columns, one block per matrix, blocked with cuBLAS).
