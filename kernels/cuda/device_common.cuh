@@ -69,32 +69,40 @@ __device__ __forceinline__ unsigned group_min(unsigned mask, unsigned v) {
 #endif
 }
 
+// p ? a : b as a select that the compiler keeps: written as a conditional, the float key's selects became a
+// branch region per step (NVVM), where the double key's compile to predicated moves (SASS, sm_90, CUDA 13.0).
+__device__ __forceinline__ unsigned select_bits(bool p, unsigned a, unsigned b) {
+    unsigned r;
+    asm("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\tselp.b32 %0, %2, %3, q;\n\t}"
+        : "=r"(r)
+        : "r"((unsigned)p), "r"(a), "r"(b));
+    return r;
+}
+
 // LAPACK's IxAMAX over the rows of a group that are still candidates, in LAPACK's current (already swapped)
 // row order: the first maximum of v wins, where "first" means the smallest position pos. NaN: IxAMAX starts
 // from the entry at position k and takes a later entry only if it is strictly larger, so a NaN at position k
 // wins and a NaN anywhere else never does. Returns the position of the pivot row (the same in every lane).
 // The measure v >= 0 is mapped to an unsigned key that orders like the value (nonnegative IEEE numbers order
-// like their bit patterns); non-candidates and NaN that cannot win get key 0, below every candidate's key.
+// like their bit patterns, plus one so that a candidate's key is never 0); non-candidates and NaN that cannot
+// win get key 0, below every candidate's key. Double keys are two words compared high word first; the plus
+// one goes on the high word (at most 0x7fffffff for v >= 0), so no 64-bit addition. The keys are selects, not
+// branches: a branch region per step (BSSY/BSYNC, a divergence test before the reduction) cost more issue slots
+// than the few selects it skipped (perf/NOTES.md, eleventh round).
 // Group: the group's reductions (max and min of an unsigned over its lanes; group_place in lu_registers.cuh).
 template <class Group>
 __device__ __forceinline__ int select_pivot(const Group &grp, float v, bool candidate, bool at_k, int pos) {
-    unsigned key = 0;
-    if (candidate) key = (v != v) ? (at_k ? 0xffffffffu : 0u) : __float_as_uint(v) + 1u;
+    const unsigned nan_key = select_bits(at_k, 0xffffffffu, 0u);
+    const unsigned key = select_bits(candidate, select_bits(v != v, nan_key, __float_as_uint(v) + 1u), 0u);
     const unsigned top = grp.max(key);
     return (int)grp.min(key == top ? (unsigned)pos : 0xffffffffu);
 }
 template <class Group>
 __device__ __forceinline__ int select_pivot(const Group &grp, double v, bool candidate, bool at_k, int pos) {
-    unsigned hi = 0, lo = 0;
-    if (candidate) {
-        if (v != v) {
-            hi = lo = at_k ? 0xffffffffu : 0u;
-        } else {
-            const unsigned long long bits = (unsigned long long)__double_as_longlong(v) + 1ull;
-            hi = (unsigned)(bits >> 32);
-            lo = (unsigned)bits;
-        }
-    }
+    const bool nan = v != v;
+    const unsigned nan_key = at_k ? 0xffffffffu : 0u;
+    const unsigned hi = candidate ? (nan ? nan_key : (unsigned)__double2hiint(v) + 1u) : 0u;
+    const unsigned lo = candidate ? (nan ? nan_key : (unsigned)__double2loint(v)) : 0u;
     const unsigned top_hi = grp.max(hi);
     const unsigned top_lo = grp.max(hi == top_hi ? lo : 0u);
     return (int)grp.min((hi == top_hi && lo == top_lo) ? (unsigned)pos : 0xffffffffu);

@@ -235,7 +235,9 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
                                             T (&bcast)[2][row_buffer_length<T, N>()]) {
     T a[N];
     load_row(at, m, ld, a);
-    const bool pivoting = Pivot && piv != nullptr;
+    // The unrolled forms are launched with Pivot exactly when there is a pivot array, so pivoting is a
+    // compile-time constant there (a run-time flag cost a branch region per step); the rolled form tests it.
+    const bool pivoting = Pivot && (!Rolled || piv != nullptr);
     int pos, my_piv, inf;
     getrf_eliminate<T, N, Warps, Rolled, Pivot>(at, a, pivoting, pos, my_piv, inf, bcast);
     if (!at.valid) return;
