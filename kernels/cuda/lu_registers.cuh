@@ -257,7 +257,11 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // same for matinv's two kernels: 14 of 65 fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11 1.19x,
 // z 7 1.07x, s 18 1.06x, the rest 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
 // which ptxas takes as no minimum (the same registers as without it, where 1 changed them: double complex
-// n = 12 94 -> 110). Not the rolled forms: capped they spilled.
+// n = 12 94 -> 110). Not the rolled forms: capped they spilled. The eleventh round's leaner getrf step (pivoting
+// a compile-time constant) took more registers and a block at 32 instances; capped back to it (run 32, <= 16
+// bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22 1.17-1.18x, z 13 1.10x, z 8 1.08x, d 27 1.06x,
+// d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6 gets 14 blocks (72 registers, no spills)
+// where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10, 14, 19 and c 14 ran 0.93-1.01x capped.
 enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_columns };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
@@ -268,11 +272,14 @@ struct register_cap {
 constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
                         matinv_gj = capped_kernel::matinv_gauss_jordan, matinv_col = capped_kernel::matinv_columns;
 constexpr register_cap register_caps[] = {
-    {'s', 18, getrf_p, 11}, {'s', 30, getrf_p, 9},
-    {'d', 24, getrf_p, 7}, {'d', 25, getrf_p, 7}, {'d', 28, getrf_p, 6},
+    {'s', 15, getrf_p, 10}, {'s', 18, getrf_p, 11}, {'s', 22, getrf_p, 10}, {'s', 25, getrf_p, 10},
+    {'s', 30, getrf_p, 9},
+    {'d', 13, getrf_p, 9}, {'d', 23, getrf_p, 7}, {'d', 24, getrf_p, 7}, {'d', 25, getrf_p, 7}, {'d', 27, getrf_p, 6},
+    {'d', 28, getrf_p, 6},
     {'d', 25, getrf_np, 7}, {'d', 29, getrf_np, 6},
-    {'c', 21, getrf_p, 8},
-    {'z', 6, getrf_p, 15}, {'z', 14, getrf_p, 5}, {'z', 23, getrf_p, 4},
+    {'c', 19, getrf_p, 8}, {'c', 21, getrf_p, 8}, {'c', 23, getrf_p, 7}, {'c', 24, getrf_p, 7}, {'c', 28, getrf_p, 6},
+    {'z', 6, getrf_p, 14}, {'z', 8, getrf_p, 12}, {'z', 13, getrf_p, 5}, {'z', 14, getrf_p, 5}, {'z', 21, getrf_p, 4},
+    {'z', 22, getrf_p, 4}, {'z', 23, getrf_p, 4}, {'z', 32, getrf_p, 3},
     {'z', 14, getrf_np, 5},
     {'s', 18, matinv_gj, 7}, {'s', 19, matinv_gj, 7},
     {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7},
