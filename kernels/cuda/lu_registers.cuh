@@ -260,8 +260,8 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // n = 12 94 -> 110). Not the rolled forms: capped they spilled. The eleventh round's leaner getrf step (pivoting
 // a compile-time constant) took more registers and a block at 32 instances; capped back to it (run 32, <= 16
 // bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22 1.17-1.18x, z 13 1.10x, z 8 1.08x, d 27 1.06x,
-// d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6 gets 14 blocks (72 registers, no spills)
-// where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10, 14, 19 and c 14 ran 0.93-1.01x capped.
+// d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6 gets 14 blocks (72 registers, no spills;
+// run 33: 1.06x) where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10, 14, 19 and c 14 ran 0.93-1.01x capped.
 enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_columns };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
