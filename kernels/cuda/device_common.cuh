@@ -87,8 +87,8 @@ __device__ __forceinline__ unsigned select_bits(bool p, unsigned a, unsigned b) 
 // like their bit patterns, plus one so that a candidate's key is never 0); non-candidates and NaN that cannot
 // win get key 0, below every candidate's key. Double keys are two words compared high word first; the plus
 // one goes on the high word (at most 0x7fffffff for v >= 0), so no 64-bit addition. The keys are selects, not
-// branches: a branch region per step (BSSY/BSYNC, a divergence test before the reduction) cost more issue slots
-// than the few selects it skipped (perf/NOTES.md, eleventh round).
+// branches: the float key's branch region (BSSY, BSYNC, a branch and moves per step) cost more issue slots than
+// the few selects it skipped (s 24: 86-95 -> 82-93 instructions per step; perf/NOTES.md, eleventh round).
 // Group: the group's reductions (max and min of an unsigned over its lanes; group_place in lu_registers.cuh).
 template <class Group>
 __device__ __forceinline__ int select_pivot(const Group &grp, float v, bool candidate, bool at_k, int pos) {
