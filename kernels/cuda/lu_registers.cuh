@@ -29,9 +29,15 @@ template <int N> struct group_shape {
     // such operation took the fallback; with one group the test alone was ~3 instructions and a reduction more
     // per operation. Given a compile-time mask they compile to the bare instruction (perf/NOTES.md, eighth
     // round). So with one group per warp the mask is the constant `lanes`, and with 2-5 groups ("together")
-    // every group slot of a warp steps together under the constant mask of all slots, a reduction being one
-    // full-mask reduction per slot; more groups (n <= 5, where the thread-per-matrix kernels serve by
-    // default) keep the group's own mask.
+    // every group slot of a warp steps together under the full mask, a reduction being one full-mask
+    // reduction per slot; more groups (n <= 5, where the thread-per-matrix kernels serve by default) keep the
+    // group's own mask.
+    // A constant mask alone is not enough where the group code sits in a branch that some lanes skip and a
+    // barrier follows (the staged kernels): ptxas then keeps the convergence test and the fallback on every
+    // warp operation (~1/3 of the code of s n = 12's getrf, perf/NOTES.md, twelfth round). So there the whole
+    // warp runs the group code (group_place's Whole), the lanes past the last slot (32 mod N of them, the
+    // "spare" lanes) included, every operation under the full mask. Kernels without a barrier after the
+    // group code let the lanes without a matrix leave instead, which ptxas takes as convergence of the rest.
     static constexpr bool together = per_warp >= 2 && per_warp <= 5;
     static constexpr unsigned slots = per_warp * N == 32 ? 0xffffffffu : ((1u << (per_warp * N)) - 1u);
 };
@@ -39,10 +45,12 @@ template <int N> struct group_shape {
 // Where a thread sits: its matrix b, its row i in the group, the group's lane mask. valid: the group has a
 // matrix (b < batch); runs: the lane takes part in the group code. With group_shape's `together`, a group slot
 // without a matrix in a warp that has one runs too (on zeros, its loads and stores skipped), so that the
-// warp's slots reach every warp-synchronous operation together.
-template <int N, int Warps, bool Together = group_shape<N>::together> struct group_place {
+// warp's slots reach every warp-synchronous operation together; with Whole as well, every lane of the warp
+// runs, the spare lanes included (group_shape).
+template <int N, int Warps, bool Together = group_shape<N>::together, bool Whole = Together> struct group_place {
     using shape = group_shape<N>;
     int warp, g, i, base_lane;
+    int slot;  // the group slot whose pivot-row buffer the lane reads
     unsigned mask;
     long long b;
     bool valid, runs;
@@ -56,11 +64,21 @@ template <int N, int Warps, bool Together = group_shape<N>::together> struct gro
         const long long first = ((long long)blockIdx.x * Warps + warp) * shape::per_warp;
         b = first + g;
         valid = g < shape::per_warp && b < batch;
-        runs = Together ? g < shape::per_warp && first < batch : valid;
+        runs = Together ? Whole || (g < shape::per_warp && first < batch) : valid;
+        // With Whole, the spare lanes (g == per_warp) hold no row (i = -1: their pos never takes part in a pivot
+        // search, never meets a step, their rows are never updated) and read slot 0's pivot rows: on zeros of
+        // their own every step's scaler divided by zero, a slow path of the division that the rest of the warp
+        // waited for (run 36: matinv c/z n = 9-15 0.66-0.74x).
+        slot = g;
+        if (Whole && g >= shape::per_warp) {
+            i = -1;
+            slot = 0;
+        }
     }
     // The mask given to warp-synchronous operations: a compile-time constant except for more than 5 groups.
     __device__ __forceinline__ unsigned sync_mask() const {
-        if constexpr (shape::per_warp == 1) return shape::lanes;
+        if constexpr (Whole) return 0xffffffffu;
+        else if constexpr (shape::per_warp == 1) return shape::lanes;
         else if constexpr (Together) return shape::slots;
         else return mask;
     }
@@ -74,7 +92,7 @@ template <int N, int Warps, bool Together = group_shape<N>::together> struct gro
             unsigned r = 0;
 #pragma unroll
             for (int q = 0; q < shape::per_warp; ++q) {
-                const unsigned t = op(shape::slots, g == q ? v : id);
+                const unsigned t = op(sync_mask(), g == q ? v : id);
                 if (g == q) r = t;
             }
             return r;
@@ -135,8 +153,8 @@ template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
 
 // Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
 // and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
-template <class T, int N, int Warps>
-__device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps> &at, T akk, int k, int &pos, bool &is_piv) {
+template <class T, int N, int Warps, bool Together, bool Whole>
+__device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Together, Whole> &at, T akk, int k, int &pos, bool &is_piv) {
     const int ppos = select_pivot(at, abs1(akk), pos >= k, pos == k, pos);
     is_piv = pos == ppos;
     if (is_piv) pos = k;
@@ -151,8 +169,8 @@ __device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps> &at, 
 // unrolled double complex n = 32 kernel is ~170 KB of SASS and stalls on instruction fetch, NOTES.md). Each
 // step touches the columns j >= S, all with compile-time indices: a[k] is selected and written back by
 // predicates, the columns S <= j < k are predicated off. Same arithmetic, same order as the unrolled steps.
-template <int S, int W, class T, int N, int Warps>
-__device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps> &at, T (&a)[N], bool pivoting, int &pos,
+template <int S, int W, class T, int N, int Warps, bool Together, bool Whole>
+__device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps, Together, Whole> &at, T (&a)[N], bool pivoting, int &pos,
                                                    int &my_piv, int &inf, T (&bcast)[2][row_buffer_length<T, N>()]) {
     if constexpr (S < N) {
         constexpr int E = S + W < N ? S + W : N;
@@ -196,8 +214,8 @@ constexpr int rolled_segment = 8;
 // The elimination of one group's matrix held a row per lane in a (LAPACK's getf2 steps, lazy swap): on return
 // the lane's row belongs at position pos of the factors, my_piv is the pivot position of step at.i (0-based),
 // inf the first zero pivot (1-based; 0 when none).
-template <class T, int N, int Warps, bool Rolled, bool Pivot>
-__device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps> &at, T (&a)[N], bool pivoting, int &pos,
+template <class T, int N, int Warps, bool Rolled, bool Pivot, bool Together, bool Whole>
+__device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Together, Whole> &at, T (&a)[N], bool pivoting, int &pos,
                                                 int &my_piv, int &inf, T (&bcast)[2][row_buffer_length<T, N>()]) {
     pos = at.i;
     my_piv = at.i;
@@ -313,9 +331,9 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
         __syncthreads();
     }
     if (at.runs) {
-        T *m = use_tile ? tile + (at.warp * G + at.g) * N * N : at.valid ? A[at.b] : nullptr;
+        T *m = !at.valid ? nullptr : use_tile ? tile + (at.warp * G + at.g) * N * N : A[at.b];
         getrf_group<T, N, Warps, Rolled, Pivot>(at, m, use_tile ? N : A.ld, P.base ? P[at.b] : nullptr, info + at.b,
-                                         bcast[at.warp][at.g]);
+                                         bcast[at.warp][at.slot]);
     }
     if (use_tile) {
         __syncthreads();
@@ -347,8 +365,8 @@ template <class T, int N> constexpr bool matinv_fused_update() {
     return !(sizeof(T) == 16 && (N == 6 || N == 8 || N == 12));
 }
 
-template <class T, int N, int Warps, bool Rolled>
-__device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, const T *m, long long lda, T *c,
+template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
+__device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m, long long lda, T *c,
                                              long long ldc, int *info, T (&bcast)[2][row_buffer_length<T, N>()]) {
 
     T a[N];
@@ -443,6 +461,12 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps> &at, co
     if (at.i == 0) *info = inf;
 }
 
+// The whole warp runs the group code (group_shape) only where no lane is spare, n = 8 and 16 (run 37: 1.01-1.04x);
+// with spare lanes this kernel took more registers (d 12, 14, c 12, z 12 lost a block: 0.87-0.97x) or ran
+// 0.93-0.94x (s, d 15), so there it keeps the slots' mask and the convergence tests (perf/NOTES.md, twelfth round).
+template <int N> constexpr bool matinv_whole_warp() {
+    return group_shape<N>::together && group_shape<N>::per_warp * N == 32;
+}
 template <class T, int N, int Warps, bool Rolled>
 __global__ void __launch_bounds__(Warps * 32, Rolled ? 0 : min_blocks_of<T, N>(capped_kernel::matinv_gauss_jordan))
 matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
@@ -450,7 +474,7 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
     using tile_t = tile_shape<T, N, Warps>;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     __shared__ __align__(16) T tile[tile_t::elems];
-    const group_place<N, Warps> at(batch);
+    const group_place<N, Warps, group_shape<N>::together, matinv_whole_warp<N>()> at(batch);
     const bool use_tile = stage_capable<N>() && staged;  // A and C both contiguous; C may be A
     const long long first = (long long)blockIdx.x * tile_t::mats;
     const long long count = min((long long)tile_t::mats, batch - first) * N * N;
@@ -459,10 +483,10 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
         __syncthreads();
     }
     if (at.runs) {
-        T *t = tile + (at.warp * G + at.g) * N * N;
+        T *t = at.valid ? tile + (at.warp * G + at.g) * N * N : nullptr;
         matinv_group<T, N, Warps, Rolled>(at, use_tile ? t : at.valid ? A[at.b] : nullptr, use_tile ? N : A.ld,
                                           use_tile ? t : at.valid ? C[at.b] : nullptr, use_tile ? N : C.ld,
-                                          info + at.b, bcast[at.warp][at.g]);
+                                          info + at.b, bcast[at.warp][at.slot]);
     }
     if (use_tile) {
         __syncthreads();
@@ -639,7 +663,7 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
     __shared__ T xbuf[Warps][G][N];
     __shared__ int pbuf[Warps][G][N];
     __shared__ __align__(16) T tile[tile_t::elems];
-    const group_place<N, Warps> at(batch);
+    const group_place<N, Warps, group_shape<N>::together, false> at(batch);  // lanes without a matrix leave
     const bool use_tile = stage_capable<N>() && staged;  // the factors only: read once, never written
     if (use_tile) {
         const long long first = (long long)blockIdx.x * tile_t::mats;
@@ -649,7 +673,7 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
     if (!at.runs) return;  // no barrier follows
     const int t = at.i;
     const bool notrans = trans == SMALLLA_OP_N, conjugate = trans == SMALLLA_OP_C;
-    const T *m = use_tile ? tile + (at.warp * G + at.g) * N * N : at.valid ? A[at.b] : nullptr;
+    const T *m = !at.valid ? nullptr : use_tile ? tile + (at.warp * G + at.g) * N * N : A[at.b];
     const long long lda = use_tile ? N : A.ld;
     T a[N];
     if (!at.valid) {  // a slot without a matrix (group_place::runs): zeros, nothing stored
