@@ -34,19 +34,22 @@ template <class T> constexpr int thread_getri_max_order() {
 template <class T, int N> constexpr bool thread_getri_exists() { return N <= thread_getri_max_order<T>(); }
 
 // Up to which order each routine takes its thread kernel rather than the lane-per-row one (lu_registers.cuh),
-// measured on the H100 after the lane-per-row kernels' eighth round (perf/NOTES.md, ninth round: 1 GiB, both
-// kernels in one call, ABBA). The lane-per-row kernels were faster at getrf s 13-14 (1.06-1.18x), d 9 (1.07x), c
-// 7-8 (1.02-1.03x); getrf + getrs likewise (s 13-14 1.09-1.16x, c 7-8 1.09-1.11x); getrf without pivoting s
-// 10-14 (1.07-1.45x), c 5-7 (1.06-1.17x), z 5 (1.08x); matinv nowhere by more than 3%. getrs follows getrf
-// (their benchmark runs both); matinv keeps every order that has a thread kernel, getri thread_getri_max_order's.
+// measured on the H100 with both kernels of one library in one call (1 GiB, ABBA; SMALLLA_CUDA_THREAD_MAX_N=0
+// against the defaults). Ninth round (perf/NOTES.md): the lane-per-row kernels were faster at getrf s 13-14, d 9,
+// c 7-8, getrf without pivoting s 10-14, c 5-7, z 5; matinv nowhere by more than 3%. Twelfth round (run 38, after
+// the lane-per-row kernels gained 10-25% at s 9-14 and c 6-8): also at getrf s 10-12 (1.02x, 1.18x, 1.16x;
+// getrf + getrs 1.01-1.27x), c 6 (1.03x; getrf + getrs 1.06x), getrf without pivoting d 9 (1.02x) and matinv s 14
+// (1.05x); run 40 confirmed each against the previous table (1.02-1.26x) but matinv c 8 (1.02x in run 38, 0.99x in
+// run 40), which stays with the thread kernel. getrs follows getrf (their benchmark runs both); getri keeps
+// thread_getri_max_order's.
 // SMALLLA_CUDA_THREAD_MAX_N overrides the table (thread_per_matrix_max_n()).
 enum class thread_route { getrf, getrf_nopiv, getrs, matinv, getri };
 template <class T, thread_route Route> constexpr int thread_preferred_max_order() {
     constexpr bool cplx = scalar_traits<T>::is_complex, wide = sizeof(real_t<T>) == 8;
-    if constexpr (Route == thread_route::matinv) return thread_max_order<T>();
+    if constexpr (Route == thread_route::matinv) return cplx ? (wide ? 5 : 8) : (wide ? 9 : 13);
     else if constexpr (Route == thread_route::getri) return thread_getri_max_order<T>();
-    else if constexpr (Route == thread_route::getrf_nopiv) return cplx ? 4 : 9;
-    else return cplx ? (wide ? 5 : 6) : (wide ? 8 : 12);
+    else if constexpr (Route == thread_route::getrf_nopiv) return cplx ? 4 : (wide ? 8 : 9);
+    else return cplx ? 5 : (wide ? 8 : 9);
 }
 
 // 32 matrices of a warp in shared memory: entry e (column-major, e = i + j N) of the warp's matrix m at
