@@ -40,8 +40,7 @@ __device__ __forceinline__ void store_from_shared(int n, const T *S, T *c, long 
 
 // inv(A) into C from the factors in S (order n <= N, zero outside n x n), the pivots piv (0-based) and
 // dinv(k) = 1 / U(k,k) (none zero): thread j < n computes column j of inv(U) (inv(L) e_s) in registers, then S
-// receives the inverse and C is written from it. It has barriers: every thread of the block calls it. Shared by
-// getri_columns and matinv_registers_then_columns (lu_registers.cuh), which leave the factors in S differently.
+// receives the inverse and C is written from it. It has barriers: every thread of the block calls it.
 template <class T, int N, int LD, int Warps>
 __device__ __forceinline__ void invert_by_columns_from_shared(int n, T *S, const int *piv, const T *dinv, T *c,
                                                               long long ldc) {

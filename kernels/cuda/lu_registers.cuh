@@ -14,7 +14,6 @@
 
 #include "device_common.cuh"
 #include "lu_registers.hpp"
-#include "getri_columns.cuh"
 #include "lu_thread.cuh"
 
 namespace smallla {
@@ -272,7 +271,7 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // getrf instance that serves by default, sits within 12.5% of its next block and fits it with at most 16 bytes
 // of spills (30; ptxas -v, sm_90, CUDA 13.0; 49 more spilled 24-268 bytes): the table keeps the ones it made
 // >= 1.02x faster (z 23 1.17x, d 28 1.06x, the rest 1.02-1.04x); the others ran 0.90-1.01x. Run 28 does the
-// same for matinv's two kernels: 14 of 65 fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11 1.19x,
+// same for matinv's two kernels (Gauss-Jordan, and by columns until the twelfth round retired it): 14 of 65 fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11 1.19x,
 // z 7 1.07x, s 18 1.06x, the rest 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
 // which ptxas takes as no minimum (the same registers as without it, where 1 changed them: double complex
 // n = 12 94 -> 110). Not the rolled forms: capped they spilled. The eleventh round's leaner getrf step (pivoting
@@ -280,7 +279,7 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22 1.17-1.18x, z 13 1.10x, z 8 1.08x, d 27 1.06x,
 // d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6 gets 14 blocks (72 registers, no spills;
 // run 33: 1.06x) where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10, 14, 19 and c 14 ran 0.93-1.01x capped.
-enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_columns };
+enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
     int n;
@@ -288,7 +287,7 @@ struct register_cap {
     int min_blocks;
 };
 constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
-                        matinv_gj = capped_kernel::matinv_gauss_jordan, matinv_col = capped_kernel::matinv_columns;
+                        matinv_gj = capped_kernel::matinv_gauss_jordan;
 constexpr register_cap register_caps[] = {
     {'s', 15, getrf_p, 10}, {'s', 18, getrf_p, 11}, {'s', 22, getrf_p, 10}, {'s', 25, getrf_p, 10},
     {'s', 30, getrf_p, 9},
@@ -301,10 +300,7 @@ constexpr register_cap register_caps[] = {
     {'z', 14, getrf_np, 5},
     {'s', 18, matinv_gj, 7}, {'s', 19, matinv_gj, 7},
     {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7},
-    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4},
-    {'d', 19, matinv_col, 29}, {'d', 25, matinv_col, 24}, {'d', 27, matinv_col, 24},
-    {'c', 26, matinv_col, 24},
-    {'z', 22, matinv_col, 15}, {'z', 25, matinv_col, 12}
+    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4}
 };
 template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
     for (const register_cap &c : register_caps)
@@ -372,11 +368,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
     T a[N];
     load_row(at, m, lda, a);
 
-    constexpr int packs = (N + 3) / 4;
-    unsigned rows_of_step[packs];  // r_k, the original row of the pivot of step k, 8 bits each
-#pragma unroll
-    for (int q = 0; q < packs; ++q) rows_of_step[q] = 0;
-    int pos = at.i, my_step = 0, inf = 0;
+    int pos = at.i, my_step = 0, inf = 0;  // my_step: the step where this lane's row was the pivot
     lane_scaler<T> f;  // the scaler of the step where this lane's row was the pivot (deferred scaling)
     constexpr bool Deferred = Rolled || deferred_pivot_row_scaling<T, N>();
     if constexpr (Rolled) {
@@ -390,11 +382,6 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
                 if (j == k) akk = a[j];
             bool is_piv;
             lazy_pivot_step(at, akk, k, pos, is_piv);
-            const unsigned ballot = at.ballot(is_piv);
-            const unsigned row = (unsigned)(__ffs(ballot) - 1 - at.base_lane) << (8 * (k % 4));
-#pragma unroll
-            for (int q = 0; q < packs; ++q)
-                if (q == k / 4) rows_of_step[q] |= row;
             T *buf = bcast[k & 1];
             if (is_piv) {
                 my_step = k;
@@ -421,8 +408,6 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
         for (int k = 0; k < N; ++k) {
             bool is_piv;
             lazy_pivot_step(at, a[k], k, pos, is_piv);
-            const unsigned ballot = at.ballot(is_piv);
-            rows_of_step[k / 4] |= (unsigned)(__ffs(ballot) - 1 - at.base_lane) << (8 * (k % 4));
             T *buf = bcast[k & 1];
             if (is_piv) {
                 my_step = k;
@@ -451,12 +436,27 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
             }
         }
     }
+    // Column j of the sweep's result is column r_j of inv(A), r_j the row that was pivot at step j: each row's
+    // lane stores its own (one store), all read the N entries after one sync, 16 bytes at a time. Tracking r_j
+    // during the sweep instead (a ballot and its lowest bit, packed 8 bits per step) cost ~6 instructions per
+    // step and n/4 registers (perf/NOTES.md, twelfth round). The buffer is the one that step N - 1 did not read,
+    // free since that step's sync; a lane without a row (group_place's Whole) stores nothing.
+    int *const rows = reinterpret_cast<int *>(bcast[N & 1]);
+    if (at.i >= 0) rows[my_step] = at.i;
+    at.sync();
     if (!at.valid) return;
+    constexpr int chunks = (N + 3) / 4;  // within the buffer: its length is whole 16-byte chunks
+    static_assert(chunks * 16 <= row_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
+    int r[chunks * 4];
+#pragma unroll
+    for (int q = 0; q < chunks; ++q) {
+        const int4 v = reinterpret_cast<const int4 *>(rows)[q];
+        r[4 * q] = v.x, r[4 * q + 1] = v.y, r[4 * q + 2] = v.z, r[4 * q + 3] = v.w;
+    }
 #pragma unroll
     for (int j = 0; j < N; ++j) {
-        const int col = (rows_of_step[j / 4] >> (8 * (j % 4))) & 0xff;
-        if constexpr (Deferred) c[my_step + col * ldc] = -f.divide(a[j]);
-        else c[my_step + col * ldc] = a[j];
+        if constexpr (Deferred) c[my_step + r[j] * ldc] = -f.divide(a[j]);
+        else c[my_step + r[j] * ldc] = a[j];
     }
     if (at.i == 0) *info = inf;
 }
@@ -492,59 +492,6 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
         __syncthreads();
         tile_copy(C.base + first * N * N, tile, count);
     }
-}
-
-// ---- matinv for 17 <= n <= 32: the factors in registers, the inverse by columns ------------------------------
-// The Gauss-Jordan matinv above does n^3 multiply-adds per lane; from n = 17 one warp holds one matrix and its
-// lanes idle through the pivot rows' steps. Here a warp factors its matrix as the lane-per-row getrf does
-// (getrf_eliminate), leaves the factors in shared memory instead of global memory, and inverts from there as
-// getri by columns does (getri_columns.cuh): lane j computes column j of inv(U) inv(L) e_s, s the column that
-// xGETRI's interchanges bring to j. A is read once and C written once; C may be A (A is read in full first).
-// Where matinv takes it: matinv_columns_orders (lu_registers.hpp).
-template <class T, int N>
-__global__ void __launch_bounds__(32, min_blocks_of<T, N>(capped_kernel::matinv_columns))
-matinv_registers_then_columns(batch_ref<const T> A, batch_ref<T> C, int *info, int batch) {
-    constexpr int E = chunk16<T>::size;
-    constexpr int NP = (N + E - 1) / E * E;  // the solves' order: whole 16-byte chunks, zero padding
-    constexpr int LD = columns_ld<T, NP>();
-    using R = real_t<T>;
-    __shared__ __align__(16) unsigned char raw[NP * LD * sizeof(T)];
-    __shared__ __align__(16) T bcast[2][row_buffer_length<T, N>()];
-    __shared__ __align__(16) T dinv[NP];
-    __shared__ int piv[N];
-    __shared__ int first_zero;
-    T *const S = reinterpret_cast<T *>(raw);  // S[i + k LD] = factor (i, k), zero outside N x N
-    const group_place<N, 1> at(batch);       // one block per matrix: lanes 0..N-1 hold its rows
-    const long long b = blockIdx.x;
-    const int lane = threadIdx.x;
-    for (int k = 0; k < NP; ++k)
-        for (int i = lane; i < NP; i += 32)
-            if (i >= N || k >= N) S[i + k * LD] = T(R(0));
-    if (at.valid) {
-        const T *m = A[b];
-        T a[N];
-#pragma unroll
-        for (int j = 0; j < N; ++j) a[j] = m[at.i + j * A.ld];
-        int pos, my_piv, inf;
-        getrf_eliminate<T, N, 1, false, true>(at, a, true, pos, my_piv, inf, bcast);
-#pragma unroll
-        for (int j = 0; j < N; ++j) S[pos + j * LD] = a[j];
-        piv[at.i] = my_piv;
-        if (at.i == 0) first_zero = inf;
-    }
-    __syncthreads();
-    T *const c = C[b];
-    if (first_zero != 0) {  // singular (C is not meaningful then): C = the factors, info = the first zero pivot
-        // Rows by lane, every column unrolled: store_from_shared's loop here took d 24 from 76 to 86 registers.
-        if (lane < N)
-            for (int k = 0; k < N; ++k) c[lane + k * C.ld] = S[lane + k * LD];
-        if (lane == 0) info[b] = first_zero;
-        return;
-    }
-    if (lane < N) dinv[lane] = T(R(1)) / S[lane + lane * LD];
-    __syncthreads();
-    invert_by_columns_from_shared<T, NP, LD, 1>(N, S, piv, dinv, c, C.ld);
-    if (lane == 0) info[b] = 0;
 }
 
 // ---- getri: inverse from the factors -------------------------------------------------------------------------
@@ -778,13 +725,13 @@ template <int Warps> inline unsigned thread_blocks_for(int batch) {
 // the instruction cache (double complex getrf from n = 30, complex matinv from 24-27), until the pivot
 // scaler lost its branch (fewer instructions per step) and matinv its pivot-row path: since then (d69e851)
 // the unrolled code is faster there too (z getrf n = 30-32 1.3-1.7x, c matinv 27-32 1.06-1.6x, z matinv
-// 24-28 1.0-1.6x, 32 1.08x), except z matinv n = 29-31 (rolled 1.02-1.2x). SMALLLA_CUDA_ROLLED=0/1 forces it
-// off/on for every n > rolled_segment (a knob for the benchmarks).
+// 24-28 1.0-1.6x, 32 1.08x), except z matinv n = 29-31 (rolled 1.02-1.2x), until matinv stopped tracking the
+// column order per step (twelfth round, run 41's build: unrolled z 29-30 1.49-1.50x, 31 1.04x). So the rolled
+// forms serve only when SMALLLA_CUDA_ROLLED=1 forces them (0/1 forces them off/on for every n > rolled_segment;
+// a knob for the benchmarks).
 template <class T, int N, bool Matinv> inline bool rolled_elimination() {
     if (N <= rolled_segment) return false;
-    const int forced = rolled_override();
-    if (forced >= 0) return forced == 1;
-    return scalar_traits<T>::is_complex && sizeof(T) == 16 && Matinv && N >= 29 && N <= 31;
+    return rolled_override() == 1;
 }
 
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
@@ -820,13 +767,6 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
             matinv_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, contiguous(a.A, N, a.batch),
                 contiguous(a.C, N, a.batch));
-            return;
-        }
-    }
-    if constexpr (matinv_columns_exists<T, N>()) {
-        if (matinv_columns_allowed()) {
-            matinv_registers_then_columns<T, N><<<a.batch, 32, 0, stream>>>(make_batch_ref(a.A), make_batch_ref(a.C),
-                                                                             a.info, a.batch);
             return;
         }
     }

@@ -42,27 +42,6 @@ int thread_per_matrix_max_n();
 // Defined in backend.cpp.
 int rolled_override();
 
-// Where matinv takes the factors-in-registers, inverse-by-columns kernel (lu_registers.cuh,
-// matinv_registers_then_columns) instead of Gauss-Jordan: bit n set for the orders where it ran >= 1.05x
-// faster on the H100 (perf/NOTES.md, sixth round, run 5: double 1.07-1.30x, single complex 1.10-1.16x, double
-// complex 1.15-1.30x there; it lost or tied at the other orders in 17-32, single precision at all but one).
-// Only those orders are compiled.
-constexpr unsigned long long order_bits(std::initializer_list<int> orders) {
-    unsigned long long m = 0;
-    for (int n : orders) m |= 1ull << n;
-    return m;
-}
-template <class T> constexpr unsigned long long matinv_columns_orders() {
-    if constexpr (std::is_same_v<T, double>) return order_bits({18, 19, 20, 22, 24, 25, 26, 27, 28, 32});
-    else if constexpr (std::is_same_v<T, complex<float>>) return order_bits({18, 20, 24, 26});
-    else if constexpr (std::is_same_v<T, complex<double>>) return order_bits({18, 19, 20, 21, 22, 23, 24, 25});
-    else return 0;
-}
-template <class T, int N> constexpr bool matinv_columns_exists() { return (matinv_columns_orders<T>() >> N) & 1; }
-// SMALLLA_CUDA_MATINV_COLUMNS=0 in the environment keeps matinv on Gauss-Jordan at those orders too (read once;
-// a knob for the benchmarks). Defined in backend.cpp.
-bool matinv_columns_allowed();
-
 // The orders instantiated, in two halves per precision (the second half is the expensive one to compile).
 #define SMALLLA_ORDERS_1_16(M, T)                                                                               \
     M(T, 1) M(T, 2) M(T, 3) M(T, 4) M(T, 5) M(T, 6) M(T, 7) M(T, 8) M(T, 9) M(T, 10) M(T, 11) M(T, 12) M(T, 13) \

@@ -199,14 +199,6 @@ int getri_columns_from_override() {
     return from;
 }
 
-bool matinv_columns_allowed() {
-    static const bool allowed = [] {
-        const char *v = std::getenv("SMALLLA_CUDA_MATINV_COLUMNS");
-        return v == nullptr || std::strcmp(v, "0") != 0;
-    }();
-    return allowed;
-}
-
 int thread_per_matrix_max_n() {
     static const int n = [] {
         const char *v = std::getenv("SMALLLA_CUDA_THREAD_MAX_N");

@@ -1,9 +1,7 @@
 // The CUDA backend's dispatch: the ONE place that knows the CUDA crossovers.
 //   n <= 32 (cuda_kernels::register_max_n): register-resident kernels, one template instance per order
 //   (getri of double complex: n <= 27); in their launchers, the smallest orders take the thread-per-matrix
-//   kernels (lu_thread.cuh), and matinv at the orders of matinv_columns_orders (some of 18-32 in double and
-//   the complex types) the lane-per-row getrf followed by the inverse by columns in one kernel
-//   (matinv_registers_then_columns);
+//   kernels (lu_thread.cuh);
 //   getri of complex types 27..32 and of every type for 32 < n <= columns_serve_max<T>() (64; double
 //   complex 45): getri by columns (getri_columns.cuh), one thread per column of the inverse; matinv at those
 //   orders = the blocked getrf on C (a copy of A), then getri by columns in place;
