@@ -153,7 +153,8 @@ template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
 // Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
 // and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
 template <class T, int N, int Warps, bool Together, bool Whole>
-__device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Together, Whole> &at, T akk, int k, int &pos, bool &is_piv) {
+__device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Together, Whole> &at, T akk, int k, int &pos,
+                                               bool &is_piv) {
     const int ppos = select_pivot(at, abs1(akk), pos >= k, pos == k, pos);
     is_piv = pos == ppos;
     if (is_piv) pos = k;
@@ -169,8 +170,9 @@ __device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Toget
 // step touches the columns j >= S, all with compile-time indices: a[k] is selected and written back by
 // predicates, the columns S <= j < k are predicated off. Same arithmetic, same order as the unrolled steps.
 template <int S, int W, class T, int N, int Warps, bool Together, bool Whole>
-__device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps, Together, Whole> &at, T (&a)[N], bool pivoting, int &pos,
-                                                   int &my_piv, int &inf, T (&bcast)[2][row_buffer_length<T, N>()]) {
+__device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps, Together, Whole> &at, T (&a)[N],
+                                                   bool pivoting, int &pos, int &my_piv, int &inf,
+                                                   T (&bcast)[2][row_buffer_length<T, N>()]) {
     if constexpr (S < N) {
         constexpr int E = S + W < N ? S + W : N;
 #pragma unroll 1
@@ -214,8 +216,9 @@ constexpr int rolled_segment = 8;
 // the lane's row belongs at position pos of the factors, my_piv is the pivot position of step at.i (0-based),
 // inf the first zero pivot (1-based; 0 when none).
 template <class T, int N, int Warps, bool Rolled, bool Pivot, bool Together, bool Whole>
-__device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Together, Whole> &at, T (&a)[N], bool pivoting, int &pos,
-                                                int &my_piv, int &inf, T (&bcast)[2][row_buffer_length<T, N>()]) {
+__device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Together, Whole> &at, T (&a)[N],
+                                                bool pivoting, int &pos, int &my_piv, int &inf,
+                                                T (&bcast)[2][row_buffer_length<T, N>()]) {
     pos = at.i;
     my_piv = at.i;
     inf = 0;
@@ -271,8 +274,9 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // getrf instance that serves by default, sits within 12.5% of its next block and fits it with at most 16 bytes
 // of spills (30; ptxas -v, sm_90, CUDA 13.0; 49 more spilled 24-268 bytes): the table keeps the ones it made
 // >= 1.02x faster (z 23 1.17x, d 28 1.06x, the rest 1.02-1.04x); the others ran 0.90-1.01x. Run 28 does the
-// same for matinv's two kernels (Gauss-Jordan, and by columns until the twelfth round retired it): 14 of 65 fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11 1.19x,
-// z 7 1.07x, s 18 1.06x, the rest 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
+// same for matinv's two kernels (Gauss-Jordan, and by columns until the twelfth round retired it): 14 of 65
+// fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11 1.19x, z 7 1.07x, s 18 1.06x, the rest
+// 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
 // which ptxas takes as no minimum (the same registers as without it, where 1 changed them: double complex
 // n = 12 94 -> 110). Not the rolled forms: capped they spilled. The eleventh round's leaner getrf step (pivoting
 // a compile-time constant) took more registers and a block at 32 instances; capped back to it (run 32, <= 16
@@ -362,8 +366,9 @@ template <class T, int N> constexpr bool matinv_fused_update() {
 }
 
 template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
-__device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m, long long lda, T *c,
-                                             long long ldc, int *info, T (&bcast)[2][row_buffer_length<T, N>()]) {
+__device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m,
+                                             long long lda, T *c, long long ldc, int *info,
+                                             T (&bcast)[2][row_buffer_length<T, N>()]) {
 
     T a[N];
     load_row(at, m, lda, a);
@@ -720,7 +725,7 @@ template <int Warps> inline unsigned thread_blocks_for(int batch) {
     return (unsigned)((batch + Warps * 32 - 1) / (Warps * 32));
 }
 
-// Whether getrf (Matinv false) or matinv (true) runs its elimination rolled (getrf_steps_rolled). Measured on
+// Whether the lane-per-row getrf and matinv run their elimination rolled (getrf_steps_rolled). Measured on
 // the H100 (perf/NOTES.md): rolled loses almost everywhere (0.4-0.8x); it won where the unrolled code outgrew
 // the instruction cache (double complex getrf from n = 30, complex matinv from 24-27), until the pivot
 // scaler lost its branch (fewer instructions per step) and matinv its pivot-row path: since then (d69e851)
@@ -729,7 +734,7 @@ template <int Warps> inline unsigned thread_blocks_for(int batch) {
 // column order per step (twelfth round, run 41's build: unrolled z 29-30 1.49-1.50x, 31 1.04x). So the rolled
 // forms serve only when SMALLLA_CUDA_ROLLED=1 forces them (0/1 forces them off/on for every n > rolled_segment;
 // a knob for the benchmarks).
-template <class T, int N, bool Matinv> inline bool rolled_elimination() {
+template <int N> inline bool rolled_elimination() {
     if (N <= rolled_segment) return false;
     return rolled_override() == 1;
 }
@@ -747,7 +752,7 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
     if constexpr (N > rolled_segment) {
-        if (rolled_elimination<T, N, false>()) {
+        if (rolled_elimination<N>()) {
             getrf_small_registers<T, N, W, true, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
             return;
@@ -773,7 +778,7 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
     if constexpr (N > rolled_segment) {
-        if (rolled_elimination<T, N, true>()) {
+        if (rolled_elimination<N>()) {
             matinv_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
             return;

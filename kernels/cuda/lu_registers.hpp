@@ -3,7 +3,6 @@
 // not compile them again.
 #pragma once
 
-#include <initializer_list>
 #include <type_traits>
 
 #include <cuda_runtime.h>

@@ -46,7 +46,7 @@ template <class T, int N> constexpr bool thread_getri_exists() { return N <= thr
 enum class thread_route { getrf, getrf_nopiv, getrs, matinv, getri };
 template <class T, thread_route Route> constexpr int thread_preferred_max_order() {
     constexpr bool cplx = scalar_traits<T>::is_complex, wide = sizeof(real_t<T>) == 8;
-    if constexpr (Route == thread_route::matinv) return cplx ? (wide ? 5 : 8) : (wide ? 9 : 13);
+    if constexpr (Route == thread_route::matinv) return std::is_same_v<T, float> ? 13 : thread_max_order<T>();
     else if constexpr (Route == thread_route::getri) return thread_getri_max_order<T>();
     else if constexpr (Route == thread_route::getrf_nopiv) return cplx ? 4 : (wide ? 8 : 9);
     else return cplx ? 5 : (wide ? 8 : 9);
