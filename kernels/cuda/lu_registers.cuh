@@ -60,7 +60,8 @@ template <int N, int Warps, bool Together = group_shape<N>::together, bool Whole
         i = lane - g * N;
         base_lane = g * N;
         mask = shape::per_warp == 1 ? shape::lanes : shape::lanes << base_lane;
-        const long long first = ((long long)blockIdx.x * Warps + warp) * shape::per_warp;
+        // Warps is the most warps per block the kernel is built for; a launch may use fewer (block_warps).
+        const long long first = ((long long)blockIdx.x * (blockDim.x >> 5) + warp) * shape::per_warp;
         b = first + g;
         valid = g < shape::per_warp && b < batch;
         runs = Together ? Whole || (g < shape::per_warp && first < batch) : valid;
@@ -125,8 +126,10 @@ __device__ __forceinline__ void load_row(const Place &at, const S *m, long long 
 // other instructions). Only for small orders, where the per-block tile stays small.
 template <int N> constexpr bool stage_capable() { return N <= 16; }
 template <class T, int N, int Warps> struct tile_shape {
-    static constexpr int mats = Warps * group_shape<N>::per_warp;
-    static constexpr int elems = stage_capable<N>() ? mats * N * N : 1;
+    static constexpr int most_mats = Warps * group_shape<N>::per_warp;
+    static constexpr int elems = stage_capable<N>() ? most_mats * N * N : 1;
+    // The matrices of one block as launched (block_warps: at most Warps warps).
+    static __device__ __forceinline__ int mats() { return (int)(blockDim.x >> 5) * group_shape<N>::per_warp; }
 };
 template <class T, class S> __device__ __forceinline__ void tile_copy(T *dst, const S *src, long long elems) {
     const long long bytes = elems * (long long)sizeof(T);
@@ -324,8 +327,8 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps> at(batch);
     const bool use_tile = stage_capable<N>() && staged;
-    const long long first = (long long)blockIdx.x * tile_t::mats;
-    const long long count = min((long long)tile_t::mats, batch - first) * N * N;
+    const long long first = (long long)blockIdx.x * tile_t::mats();
+    const long long count = min((long long)tile_t::mats(), batch - first) * N * N;
     if (use_tile) {
         tile_copy(tile, A.base + first * N * N, count);
         __syncthreads();
@@ -365,6 +368,10 @@ template <class T, int N> constexpr bool matinv_fused_update() {
     return !(sizeof(T) == 16 && (N == 6 || N == 8 || N == 12));
 }
 
+// The steps unrolled in the body of matinv's rolled sweep (matinv_group): 8 keeps double complex n = 32 at ~57 KB
+// of code (unrolled: ~150 KB; one step per pass: ~28 KB but a select per column twice a step).
+template <int N> constexpr int matinv_rolled_stride() { return 8; }
+
 template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m,
                                              long long lda, T *c, long long ldc, int *info,
@@ -377,35 +384,44 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
     lane_scaler<T> f;  // the scaler of the step where this lane's row was the pivot (deferred scaling)
     constexpr bool Deferred = Rolled || deferred_pivot_row_scaling<T, N>();
     if constexpr (Rolled) {
-        // The same sweep with k a run-time value (see getrf_steps_rolled): every step touches every column
-        // anyway, so only a[k]'s select and write-back are added, and the code is one step's body.
+        // The same sweep with k = q S + t (S = matinv_rolled_stride): the loop over q is not unrolled, its S steps
+        // t are, so the code is S steps' bodies. Every step touches every column anyway; a[k] is selected and
+        // written back among the N / S columns j = t (mod S), the others' indices are compile-time constants.
+        constexpr int S = matinv_rolled_stride<N>();
 #pragma unroll 1
-        for (int k = 0; k < N; ++k) {
-            T akk = a[0];
+        for (int q = 0; q * S < N; ++q) {
 #pragma unroll
-            for (int j = 1; j < N; ++j)
-                if (j == k) akk = a[j];
-            bool is_piv;
-            lazy_pivot_step(at, akk, k, pos, is_piv);
-            T *buf = bcast[k & 1];
-            if (is_piv) {
-                my_step = k;
+            for (int t = 0; t < S; ++t) {
+                const int k = q * S + t;
+                if (N % S != 0 && k >= N) break;  // the last pass of an order that S does not divide
+                T akk = a[t];
 #pragma unroll
-                for (int j = 0; j < N; ++j) buf[j] = a[j];
-            }
-            at.sync();
-            const lane_scaler<T> sc(buf[k]);
-            if (sc.zero && inf == 0) inf = k + 1;
-            if (is_piv) {
-                f = sc;
+                for (int j = t + S; j < N; j += S)
+                    if (j / S == q) akk = a[j];
+                bool is_piv;
+                lazy_pivot_step(at, akk, k, pos, is_piv);
+                T *buf = bcast[k & 1];
+                if (is_piv) {
+                    my_step = k;
 #pragma unroll
-                for (int j = 0; j < N; ++j)
-                    if (j == k) a[j] = T(real_t<T>(-1));
-            } else {
-                const T l = sc.divide(akk);
+                    for (int j = 0; j < N; ++j) buf[j] = a[j];
+                }
+                at.sync();
+                const lane_scaler<T> sc(buf[k]);
+                if (sc.zero && inf == 0) inf = k + 1;
+                if (is_piv) {
+                    f = sc;
 #pragma unroll
-                for (int j = 0; j < N; ++j)
-                    a[j] = j == k ? l : subtract_product<matinv_fused_update<T, N>()>(a[j], l, buf[j]);
+                    for (int j = t; j < N; j += S)
+                        if (j / S == q) a[j] = T(real_t<T>(-1));
+                } else {
+                    const T l = sc.divide(akk);
+#pragma unroll
+                    for (int j = 0; j < N; ++j) {
+                        const T u = subtract_product<matinv_fused_update<T, N>()>(a[j], l, buf[j]);
+                        a[j] = j % S == t && j / S == q ? l : u;
+                    }
+                }
             }
         }
     } else {
@@ -481,8 +497,8 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps, group_shape<N>::together, matinv_whole_warp<N>()> at(batch);
     const bool use_tile = stage_capable<N>() && staged;  // A and C both contiguous; C may be A
-    const long long first = (long long)blockIdx.x * tile_t::mats;
-    const long long count = min((long long)tile_t::mats, batch - first) * N * N;
+    const long long first = (long long)blockIdx.x * tile_t::mats();
+    const long long count = min((long long)tile_t::mats(), batch - first) * N * N;
     if (use_tile) {
         tile_copy(tile, A.base + first * N * N, count);
         __syncthreads();
@@ -618,8 +634,8 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
     const group_place<N, Warps, group_shape<N>::together, false> at(batch);  // lanes without a matrix leave
     const bool use_tile = stage_capable<N>() && staged;  // the factors only: read once, never written
     if (use_tile) {
-        const long long first = (long long)blockIdx.x * tile_t::mats;
-        tile_copy(tile, A.base + first * N * N, min((long long)tile_t::mats, batch - first) * N * N);
+        const long long first = (long long)blockIdx.x * tile_t::mats();
+        tile_copy(tile, A.base + first * N * N, min((long long)tile_t::mats(), batch - first) * N * N);
         __syncthreads();
     }
     if (!at.runs) return;  // no barrier follows
@@ -697,12 +713,40 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
 }
 
 // ---- launchers -----------------------------------------------------------------------------------------------
-// Warps per block: enough matrices per block to keep blocks few, small enough for many resident blocks.
+// The most warps per block the lane-per-row kernels are built for (block_warps picks the size launched).
 template <int N> constexpr int warps_per_block() { return N <= 8 ? 2 : 4; }
 
 template <int N> inline unsigned blocks_for(int batch, int warps) {
     const long long per_block = (long long)warps * group_shape<N>::per_warp;
     return (unsigned)((batch + per_block - 1) / per_block);
+}
+
+// Warps per block for a lane-per-row kernel built for at most Most (its shared arrays and launch bounds): of 1,
+// 2 and 4 warps (up to Most), the block size with which the most warps reside on a multiprocessor, a tie going
+// to the larger block. Registers are allocated per warp but a block resides whole, so with 4-warp blocks a
+// kernel of 102 registers (matinv d 32) kept 16 warps where 19 fit, one of 170 (matinv z 29) 8 where 11 fit
+// (perf/NOTES.md, thirteenth round). The CUDA runtime answers for the kernel as compiled for the current
+// device, once per kernel and process; SMALLLA_CUDA_BLOCK_WARPS forces a size (block_warps_override).
+template <class Kernel> int most_resident_block_warps(Kernel kernel, int most) {
+    int best = most, best_warps = 0;
+    for (int w = most; w >= 1; w /= 2) {
+        int blocks = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, w * 32, 0) != cudaSuccess) {
+            cudaGetLastError();  // not a launch failure: keep the size the kernel is built for
+            return most;
+        }
+        if (blocks * w > best_warps) {
+            best_warps = blocks * w;
+            best = w;
+        }
+    }
+    return best;
+}
+template <auto Kernel, int Most> int block_warps() {
+    const int forced = block_warps_override();
+    if (forced > 0) return forced < Most ? forced : Most;
+    static const int w = most_resident_block_warps(Kernel, Most);
+    return w;
 }
 
 // Staging needs a contiguous batch: strided, ld == n and stride == n*n (the stride is irrelevant for one
@@ -734,10 +778,15 @@ template <int Warps> inline unsigned thread_blocks_for(int batch) {
 // column order per step (twelfth round, run 41's build: unrolled z 29-30 1.49-1.50x, 31 1.04x). So the rolled
 // forms serve only when SMALLLA_CUDA_ROLLED=1 forces them (0/1 forces them off/on for every n > rolled_segment;
 // a knob for the benchmarks).
-template <int N> inline bool rolled_elimination() {
+template <int N> inline bool rolled_elimination(bool by_default = false) {
     if (N <= rolled_segment) return false;
-    return rolled_override() == 1;
+    const int forced = rolled_override();
+    return forced >= 0 ? forced == 1 : by_default;
 }
+// matinv double complex n = 31-32: ~145-150 KB of unrolled code, stalled on instruction fetch (ncu, run 46:
+// "no_instruction" the first stall at n = 32, 2.8 cycles per issue; 0.18-0.22 of copy against n = 30's 0.30),
+// so there the rolled sweep serves.
+template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 31; }
 
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
@@ -753,17 +802,21 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
     if constexpr (N > rolled_segment) {
         if (rolled_elimination<N>()) {
-            getrf_small_registers<T, N, W, true, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+            const int w = block_warps<getrf_small_registers<T, N, W, true, true>, W>();
+            getrf_small_registers<T, N, W, true, true><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
             return;
         }
     }
-    if (a.ipiv.base != nullptr)
-        getrf_small_registers<T, N, W, false, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+    if (a.ipiv.base != nullptr) {
+        const int w = block_warps<getrf_small_registers<T, N, W, false, true>, W>();
+        getrf_small_registers<T, N, W, false, true><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
             make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
-    else
-        getrf_small_registers<T, N, W, false, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+    } else {
+        const int w = block_warps<getrf_small_registers<T, N, W, false, false>, W>();
+        getrf_small_registers<T, N, W, false, false><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
             make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
+    }
 }
 template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
@@ -778,13 +831,15 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
     if constexpr (N > rolled_segment) {
-        if (rolled_elimination<N>()) {
-            matinv_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+        if (rolled_elimination<N>(matinv_rolled_by_default<T, N>())) {
+            const int w = block_warps<matinv_small_registers<T, N, W, true>, W>();
+            matinv_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
             return;
         }
     }
-    matinv_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+    const int w = block_warps<matinv_small_registers<T, N, W, false>, W>();
+    matinv_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
         make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
 }
 template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cudaStream_t stream) {
@@ -799,7 +854,8 @@ template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cu
     }
     if constexpr (getri_in_registers<T, N>()) {  // else never called: the dispatch takes the one-block kernel
         constexpr int W = warps_per_block<N>();
-        getri_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+        const int w = block_warps<getri_small_registers<T, N, W>, W>();
+        getri_small_registers<T, N, W><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
             make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch);
     }
 }
@@ -817,7 +873,8 @@ template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cu
     }
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
-    getrs_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+    const int w = block_warps<getrs_small_registers<T, N, W>, W>();
+    getrs_small_registers<T, N, W><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
         a.trans, a.nrhs, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.B), a.batch, staged);
 }
 
