@@ -60,8 +60,7 @@ template <int N, int Warps, bool Together = group_shape<N>::together, bool Whole
         i = lane - g * N;
         base_lane = g * N;
         mask = shape::per_warp == 1 ? shape::lanes : shape::lanes << base_lane;
-        // Warps is the most warps per block the kernel is built for; a launch may use fewer (block_warps).
-        const long long first = ((long long)blockIdx.x * (blockDim.x >> 5) + warp) * shape::per_warp;
+        const long long first = ((long long)blockIdx.x * Warps + warp) * shape::per_warp;
         b = first + g;
         valid = g < shape::per_warp && b < batch;
         runs = Together ? Whole || (g < shape::per_warp && first < batch) : valid;
@@ -126,10 +125,8 @@ __device__ __forceinline__ void load_row(const Place &at, const S *m, long long 
 // other instructions). Only for small orders, where the per-block tile stays small.
 template <int N> constexpr bool stage_capable() { return N <= 16; }
 template <class T, int N, int Warps> struct tile_shape {
-    static constexpr int most_mats = Warps * group_shape<N>::per_warp;
-    static constexpr int elems = stage_capable<N>() ? most_mats * N * N : 1;
-    // The matrices of one block as launched (block_warps: at most Warps warps).
-    static __device__ __forceinline__ int mats() { return (int)(blockDim.x >> 5) * group_shape<N>::per_warp; }
+    static constexpr int mats = Warps * group_shape<N>::per_warp;
+    static constexpr int elems = stage_capable<N>() ? mats * N * N : 1;
 };
 template <class T, class S> __device__ __forceinline__ void tile_copy(T *dst, const S *src, long long elems) {
     const long long bytes = elems * (long long)sizeof(T);
@@ -154,16 +151,28 @@ template <class T, int N> constexpr int row_buffer_length() {
 template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
 
 // Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
-// and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
+// and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's. For real
+// types p is set to the pivot (select_real_pivot), for complex types it is left alone.
 template <class T, int N, int Warps, bool Together, bool Whole>
 __device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Together, Whole> &at, T akk, int k, int &pos,
-                                               bool &is_piv) {
-    const int ppos = select_pivot(at, abs1(akk), pos >= k, pos == k, pos);
+                                               bool &is_piv, T &p) {
+    int ppos;
+    if constexpr (scalar_traits<T>::is_complex) {
+        ppos = select_pivot(at, abs1(akk), pos >= k, pos == k, pos);
+    } else {
+        const real_pivot<T> r = select_real_pivot(at, akk, pos >= k, pos == k, pos);
+        ppos = r.pos;
+        p = r.value;
+    }
     is_piv = pos == ppos;
     if (is_piv) pos = k;
     else if (pos == k) pos = ppos;
     return ppos;
 }
+// Whether a step's scaler is built from the pivot search's value (real types; the broadcast row otherwise). getrf
+// builds it before the pivot row's stores, so that its reciprocal overlaps them and the broadcast; matinv after
+// the sync (built before, ptxas took matinv d 24 from 90 to 122 registers, d 32 from 102 to 154).
+template <class T> constexpr bool scaler_from_search() { return !scalar_traits<T>::is_complex; }
 
 // ---- getrf ---------------------------------------------------------------------------------------------------
 // One group's matrix: read from m (leading dimension ld), factored, written back to m.
@@ -186,16 +195,20 @@ __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps, T
                 if (j == k) akk = a[j];
             bool is_piv = at.i == k;
             int ppos = k;
-            if (pivoting) ppos = lazy_pivot_step(at, akk, k, pos, is_piv);
+            T p{};
+            if (pivoting) ppos = lazy_pivot_step(at, akk, k, pos, is_piv, p);
             if (at.i == k) my_piv = ppos;
             T *buf = bcast[k & 1];
+            const bool early = scaler_from_search<T>() && pivoting;
+            lane_scaler<T> s;
+            if (early) s = lane_scaler<T>(p);
             if (is_piv) {
 #pragma unroll
                 for (int j = S; j < N; ++j)
                     if (j >= k) buf[j] = a[j];
             }
             at.sync();
-            const lane_scaler<T> s(buf[k]);
+            if (!early) s = lane_scaler<T>(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {
                 const T l = s.multiplier(akk);
@@ -232,15 +245,19 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Toge
         for (int k = 0; k < N; ++k) {
             bool is_piv = at.i == k;
             int ppos = k;
-            if (Pivot && pivoting) ppos = lazy_pivot_step(at, a[k], k, pos, is_piv);
+            T p{};
+            if (Pivot && pivoting) ppos = lazy_pivot_step(at, a[k], k, pos, is_piv, p);
             if (at.i == k) my_piv = ppos;
             T *buf = bcast[k & 1];
+            const bool early = scaler_from_search<T>() && Pivot && pivoting;
+            lane_scaler<T> s;
+            if (early) s = lane_scaler<T>(p);
             if (is_piv) {
 #pragma unroll
                 for (int j = k; j < N; ++j) buf[j] = a[j];
             }
             at.sync();
-            const lane_scaler<T> s(buf[k]);
+            if (!early) s = lane_scaler<T>(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
                 const T l = s.multiplier(a[k]);
@@ -270,23 +287,23 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
     if (at.i == 0) *info = inf;
 }
 
-// Resident blocks per multiprocessor that the launch bounds ask ptxas for (a register cap), where a few
-// registers over a step cost a block. First found at double complex n = 14 (getrf: 98 and 100 registers after
-// the eighth round, 4 blocks of 128 threads instead of 5 at <= 96; run 26: 1.07-1.11x) and n = 25 (matinv by
-// columns: 172 registers, 11 one-warp blocks instead of 12 at <= 168; 1.16x). Run 27 tried every lane-per-row
-// getrf instance that serves by default, sits within 12.5% of its next block and fits it with at most 16 bytes
-// of spills (30; ptxas -v, sm_90, CUDA 13.0; 49 more spilled 24-268 bytes): the table keeps the ones it made
-// >= 1.02x faster (z 23 1.17x, d 28 1.06x, the rest 1.02-1.04x); the others ran 0.90-1.01x. Run 28 does the
-// same for matinv's two kernels (Gauss-Jordan, and by columns until the twelfth round retired it): 14 of 65
-// fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11 1.19x, z 7 1.07x, s 18 1.06x, the rest
-// 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
-// which ptxas takes as no minimum (the same registers as without it, where 1 changed them: double complex
-// n = 12 94 -> 110). Not the rolled forms: capped they spilled. The eleventh round's leaner getrf step (pivoting
-// a compile-time constant) took more registers and a block at 32 instances; capped back to it (run 32, <= 16
-// bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22 1.17-1.18x, z 13 1.10x, z 8 1.08x, d 27 1.06x,
-// d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6 gets 14 blocks (72 registers, no spills;
-// run 33: 1.06x) where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10, 14, 19 and c 14 ran 0.93-1.01x capped.
-enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan };
+// Resident blocks per multiprocessor that the launch bounds ask ptxas for (a register cap), where a few registers over
+// a step cost a block. First found at double complex n = 14 (getrf: 98 and 100 registers after the eighth round, 4
+// blocks of 128 threads instead of 5 at <= 96; run 26: 1.07-1.11x) and n = 25 (matinv by columns: 172 registers, 11
+// one-warp blocks instead of 12 at <= 168; 1.16x). Run 27 tried every lane-per-row getrf instance that serves by
+// default, sits within 12.5% of its next block and fits it with at most 16 bytes of spills (30; ptxas -v, sm_90, CUDA
+// 13.0; 49 more spilled 24-268 bytes): the table keeps the ones it made >= 1.02x faster (z 23 1.17x, d 28 1.06x, the
+// rest 1.02-1.04x); the others ran 0.90-1.01x. Run 28 does the same for matinv's two kernels (Gauss-Jordan, and by
+// columns until the twelfth round retired it): 14 of 65 fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11
+// 1.19x, z 7 1.07x, s 18 1.06x, the rest 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
+// which ptxas takes as no minimum (the same registers as without it, where 1 changed them: double complex n = 12 94 ->
+// 110). Not the rolled getrf: capped it spilled (the rolled matinv z 30-32: thirteenth round, run 48). The eleventh
+// round's leaner getrf step (pivoting a compile-time constant) took more registers and a block at 32 instances; capped
+// back to it (run 32, <= 16 bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22 1.17-1.18x, z 13 1.10x, z 8
+// 1.08x, d 27 1.06x, d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6 gets 14 blocks (72 registers,
+// no spills; run 33: 1.06x) where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10, 14, 19 and c 14 ran 0.93-1.01x
+// capped.
+enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
     int n;
@@ -294,7 +311,8 @@ struct register_cap {
     int min_blocks;
 };
 constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
-                        matinv_gj = capped_kernel::matinv_gauss_jordan;
+                        matinv_gj = capped_kernel::matinv_gauss_jordan,
+                        matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled;
 constexpr register_cap register_caps[] = {
     {'s', 15, getrf_p, 10}, {'s', 18, getrf_p, 11}, {'s', 22, getrf_p, 10}, {'s', 25, getrf_p, 10},
     {'s', 30, getrf_p, 9},
@@ -307,7 +325,8 @@ constexpr register_cap register_caps[] = {
     {'z', 14, getrf_np, 5},
     {'s', 18, matinv_gj, 7}, {'s', 19, matinv_gj, 7},
     {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7},
-    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4}
+    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4},
+    {'z', 30, matinv_gj_rolled, 3}, {'z', 31, matinv_gj_rolled, 3}, {'z', 32, matinv_gj_rolled, 3}
 };
 template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
     for (const register_cap &c : register_caps)
@@ -327,8 +346,8 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, b
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps> at(batch);
     const bool use_tile = stage_capable<N>() && staged;
-    const long long first = (long long)blockIdx.x * tile_t::mats();
-    const long long count = min((long long)tile_t::mats(), batch - first) * N * N;
+    const long long first = (long long)blockIdx.x * tile_t::mats;
+    const long long count = min((long long)tile_t::mats, batch - first) * N * N;
     if (use_tile) {
         tile_copy(tile, A.base + first * N * N, count);
         __syncthreads();
@@ -399,7 +418,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
                 for (int j = t + S; j < N; j += S)
                     if (j / S == q) akk = a[j];
                 bool is_piv;
-                lazy_pivot_step(at, akk, k, pos, is_piv);
+                T p{};
+                lazy_pivot_step(at, akk, k, pos, is_piv, p);
                 T *buf = bcast[k & 1];
                 if (is_piv) {
                     my_step = k;
@@ -407,7 +427,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
                     for (int j = 0; j < N; ++j) buf[j] = a[j];
                 }
                 at.sync();
-                const lane_scaler<T> sc(buf[k]);
+                const lane_scaler<T> sc(scaler_from_search<T>() ? p : buf[k]);
                 if (sc.zero && inf == 0) inf = k + 1;
                 if (is_piv) {
                     f = sc;
@@ -428,7 +448,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             bool is_piv;
-            lazy_pivot_step(at, a[k], k, pos, is_piv);
+            T p{};
+            lazy_pivot_step(at, a[k], k, pos, is_piv, p);
             T *buf = bcast[k & 1];
             if (is_piv) {
                 my_step = k;
@@ -436,7 +457,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
                 for (int j = 0; j < N; ++j) buf[j] = a[j];
             }
             at.sync();
-            const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
+            const lane_scaler<T> sc(scaler_from_search<T>() ? p : buf[k]);  // a zero pivot: Inf/NaN, never a trap
             if (sc.zero && inf == 0) inf = k + 1;
             if (is_piv) {
                 if constexpr (Deferred) {  // only the scaler is kept: the pivot lane skips the update
@@ -489,7 +510,8 @@ template <int N> constexpr bool matinv_whole_warp() {
     return group_shape<N>::together && group_shape<N>::per_warp * N == 32;
 }
 template <class T, int N, int Warps, bool Rolled>
-__global__ void __launch_bounds__(Warps * 32, Rolled ? 0 : min_blocks_of<T, N>(capped_kernel::matinv_gauss_jordan))
+__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(Rolled ? capped_kernel::matinv_gauss_jordan_rolled
+                                                                          : capped_kernel::matinv_gauss_jordan))
 matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
@@ -497,8 +519,8 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps, group_shape<N>::together, matinv_whole_warp<N>()> at(batch);
     const bool use_tile = stage_capable<N>() && staged;  // A and C both contiguous; C may be A
-    const long long first = (long long)blockIdx.x * tile_t::mats();
-    const long long count = min((long long)tile_t::mats(), batch - first) * N * N;
+    const long long first = (long long)blockIdx.x * tile_t::mats;
+    const long long count = min((long long)tile_t::mats, batch - first) * N * N;
     if (use_tile) {
         tile_copy(tile, A.base + first * N * N, count);
         __syncthreads();
@@ -634,8 +656,8 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
     const group_place<N, Warps, group_shape<N>::together, false> at(batch);  // lanes without a matrix leave
     const bool use_tile = stage_capable<N>() && staged;  // the factors only: read once, never written
     if (use_tile) {
-        const long long first = (long long)blockIdx.x * tile_t::mats();
-        tile_copy(tile, A.base + first * N * N, min((long long)tile_t::mats(), batch - first) * N * N);
+        const long long first = (long long)blockIdx.x * tile_t::mats;
+        tile_copy(tile, A.base + first * N * N, min((long long)tile_t::mats, batch - first) * N * N);
         __syncthreads();
     }
     if (!at.runs) return;  // no barrier follows
@@ -713,40 +735,12 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
 }
 
 // ---- launchers -----------------------------------------------------------------------------------------------
-// The most warps per block the lane-per-row kernels are built for (block_warps picks the size launched).
+// Warps per block: enough matrices per block to keep blocks few, small enough for many resident blocks.
 template <int N> constexpr int warps_per_block() { return N <= 8 ? 2 : 4; }
 
 template <int N> inline unsigned blocks_for(int batch, int warps) {
     const long long per_block = (long long)warps * group_shape<N>::per_warp;
     return (unsigned)((batch + per_block - 1) / per_block);
-}
-
-// Warps per block for a lane-per-row kernel built for at most Most (its shared arrays and launch bounds): of 1,
-// 2 and 4 warps (up to Most), the block size with which the most warps reside on a multiprocessor, a tie going
-// to the larger block. Registers are allocated per warp but a block resides whole, so with 4-warp blocks a
-// kernel of 102 registers (matinv d 32) kept 16 warps where 19 fit, one of 170 (matinv z 29) 8 where 11 fit
-// (perf/NOTES.md, thirteenth round). The CUDA runtime answers for the kernel as compiled for the current
-// device, once per kernel and process; SMALLLA_CUDA_BLOCK_WARPS forces a size (block_warps_override).
-template <class Kernel> int most_resident_block_warps(Kernel kernel, int most) {
-    int best = most, best_warps = 0;
-    for (int w = most; w >= 1; w /= 2) {
-        int blocks = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, w * 32, 0) != cudaSuccess) {
-            cudaGetLastError();  // not a launch failure: keep the size the kernel is built for
-            return most;
-        }
-        if (blocks * w > best_warps) {
-            best_warps = blocks * w;
-            best = w;
-        }
-    }
-    return best;
-}
-template <auto Kernel, int Most> int block_warps() {
-    const int forced = block_warps_override();
-    if (forced > 0) return forced < Most ? forced : Most;
-    static const int w = most_resident_block_warps(Kernel, Most);
-    return w;
 }
 
 // Staging needs a contiguous batch: strided, ld == n and stride == n*n (the stride is irrelevant for one
@@ -783,10 +777,11 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
     const int forced = rolled_override();
     return forced >= 0 ? forced == 1 : by_default;
 }
-// matinv double complex n = 31-32: ~145-150 KB of unrolled code, stalled on instruction fetch (ncu, run 46:
-// "no_instruction" the first stall at n = 32, 2.8 cycles per issue; 0.18-0.22 of copy against n = 30's 0.30),
-// so there the rolled sweep serves.
-template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 31; }
+// matinv double complex n = 29-32: the unrolled code (137-150 KB) holds 170-210 registers, two warps per
+// sub-partition, and from n = 31 stalls on instruction fetch (ncu, run 46: "no_instruction" the first stall at
+// n = 32); the rolled sweep, 8 steps per pass (~57 KB), ran 1.33x and 1.67x at 31 and 32 (run 47), and at 29 in
+// 168 registers (three warps) 1.18x, so there it serves.
+template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 29; }
 
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
@@ -802,21 +797,17 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
     if constexpr (N > rolled_segment) {
         if (rolled_elimination<N>()) {
-            const int w = block_warps<getrf_small_registers<T, N, W, true, true>, W>();
-            getrf_small_registers<T, N, W, true, true><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
+            getrf_small_registers<T, N, W, true, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
             return;
         }
     }
-    if (a.ipiv.base != nullptr) {
-        const int w = block_warps<getrf_small_registers<T, N, W, false, true>, W>();
-        getrf_small_registers<T, N, W, false, true><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
+    if (a.ipiv.base != nullptr)
+        getrf_small_registers<T, N, W, false, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
             make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
-    } else {
-        const int w = block_warps<getrf_small_registers<T, N, W, false, false>, W>();
-        getrf_small_registers<T, N, W, false, false><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
+    else
+        getrf_small_registers<T, N, W, false, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
             make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
-    }
 }
 template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
@@ -832,14 +823,12 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
     if constexpr (N > rolled_segment) {
         if (rolled_elimination<N>(matinv_rolled_by_default<T, N>())) {
-            const int w = block_warps<matinv_small_registers<T, N, W, true>, W>();
-            matinv_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
+            matinv_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
             return;
         }
     }
-    const int w = block_warps<matinv_small_registers<T, N, W, false>, W>();
-    matinv_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
+    matinv_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
         make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
 }
 template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cudaStream_t stream) {
@@ -854,8 +843,7 @@ template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cu
     }
     if constexpr (getri_in_registers<T, N>()) {  // else never called: the dispatch takes the one-block kernel
         constexpr int W = warps_per_block<N>();
-        const int w = block_warps<getri_small_registers<T, N, W>, W>();
-        getri_small_registers<T, N, W><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
+        getri_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
             make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch);
     }
 }
@@ -873,8 +861,7 @@ template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cu
     }
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
-    const int w = block_warps<getrs_small_registers<T, N, W>, W>();
-    getrs_small_registers<T, N, W><<<blocks_for<N>(a.batch, w), w * 32, 0, stream>>>(
+    getrs_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
         a.trans, a.nrhs, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.B), a.batch, staged);
 }
 

@@ -41,11 +41,6 @@ int thread_per_matrix_max_n();
 // Defined in backend.cpp.
 int rolled_override();
 
-// SMALLLA_CUDA_BLOCK_WARPS from the environment: 1, 2 or 4 forces the warps per block of the lane-per-row kernels
-// (at most the number each is built for; lu_registers.cuh, block_warps), 0 when unset or anything else (read
-// once; a knob for the benchmarks). Defined in backend.cpp.
-int block_warps_override();
-
 // The orders instantiated, in two halves per precision (the second half is the expensive one to compile).
 #define SMALLLA_ORDERS_1_16(M, T)                                                                               \
     M(T, 1) M(T, 2) M(T, 3) M(T, 4) M(T, 5) M(T, 6) M(T, 7) M(T, 8) M(T, 9) M(T, 10) M(T, 11) M(T, 12) M(T, 13) \

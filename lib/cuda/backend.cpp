@@ -199,16 +199,6 @@ int getri_columns_from_override() {
     return from;
 }
 
-int block_warps_override() {
-    static const int w = [] {
-        const char *v = std::getenv("SMALLLA_CUDA_BLOCK_WARPS");
-        if (v == nullptr) return 0;
-        const int w = std::atoi(v);
-        return w == 1 || w == 2 || w == 4 ? w : 0;
-    }();
-    return w;
-}
-
 int thread_per_matrix_max_n() {
     static const int n = [] {
         const char *v = std::getenv("SMALLLA_CUDA_THREAD_MAX_N");
