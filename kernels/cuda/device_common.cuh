@@ -108,40 +108,6 @@ __device__ __forceinline__ int select_pivot(const Group &grp, double v, bool can
     return (int)grp.min((hi == top_hi && lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
 
-// The same search for a real pivot, which also returns the pivot's value to every lane: its magnitude is the
-// winning key and its sign rides in the position's reduction (the minimum of 2 pos + sign orders as pos does), so
-// the pivot's reciprocal needs no load of the broadcast pivot row and can start while the row is stored.
-// Bit for bit the entry itself (a NaN that wins gives a NaN).
-template <class R> struct real_pivot {
-    int pos;
-    R value;
-};
-template <class Group>
-__device__ __forceinline__ real_pivot<float> select_real_pivot(const Group &grp, float x, bool candidate, bool at_k,
-                                                                 int pos) {
-    const float v = fabsf(x);
-    const unsigned nan_key = select_bits(at_k, 0xffffffffu, 0u);
-    const unsigned key = select_bits(candidate, select_bits(v != v, nan_key, __float_as_uint(v) + 1u), 0u);
-    const unsigned top = grp.max(key);
-    const unsigned sign = __float_as_uint(x) >> 31;
-    const unsigned who = grp.min(key == top ? ((unsigned)pos << 1 | sign) : 0xffffffffu);
-    return {(int)(who >> 1), __uint_as_float((top - 1u) | who << 31)};
-}
-template <class Group>
-__device__ __forceinline__ real_pivot<double> select_real_pivot(const Group &grp, double x, bool candidate, bool at_k,
-                                                                  int pos) {
-    const double v = fabs(x);
-    const bool nan = v != v;
-    const unsigned nan_key = at_k ? 0xffffffffu : 0u;
-    const unsigned hi = candidate ? (nan ? nan_key : (unsigned)__double2hiint(v) + 1u) : 0u;
-    const unsigned lo = candidate ? (nan ? nan_key : (unsigned)__double2loint(v)) : 0u;
-    const unsigned top_hi = grp.max(hi);
-    const unsigned top_lo = grp.max(hi == top_hi ? lo : 0u);
-    const unsigned sign = (unsigned)__double2hiint(x) >> 31;
-    const unsigned who = grp.min((hi == top_hi && lo == top_lo) ? ((unsigned)pos << 1 | sign) : 0xffffffffu);
-    return {(int)(who >> 1), __hiloint2double((int)((top_hi - 1u) | who << 31), (int)top_lo)};
-}
-
 // 1 / x, kept out of line: the register kernels unroll every step, and an inlined (complex) division per step
 // made their code outgrow the instruction cache (ncu on the H100: about half of all stall cycles were
 // instruction fetch for double complex n = 32). One shared copy costs a call per step; complex types only.

@@ -151,28 +151,16 @@ template <class T, int N> constexpr int row_buffer_length() {
 template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
 
 // Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
-// and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's. For real
-// types p is set to the pivot (select_real_pivot), for complex types it is left alone.
+// and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
 template <class T, int N, int Warps, bool Together, bool Whole>
 __device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Together, Whole> &at, T akk, int k, int &pos,
-                                               bool &is_piv, T &p) {
-    int ppos;
-    if constexpr (scalar_traits<T>::is_complex) {
-        ppos = select_pivot(at, abs1(akk), pos >= k, pos == k, pos);
-    } else {
-        const real_pivot<T> r = select_real_pivot(at, akk, pos >= k, pos == k, pos);
-        ppos = r.pos;
-        p = r.value;
-    }
+                                               bool &is_piv) {
+    const int ppos = select_pivot(at, abs1(akk), pos >= k, pos == k, pos);
     is_piv = pos == ppos;
     if (is_piv) pos = k;
     else if (pos == k) pos = ppos;
     return ppos;
 }
-// Whether a step's scaler is built from the pivot search's value (real types; the broadcast row otherwise). getrf
-// builds it before the pivot row's stores, so that its reciprocal overlaps them and the broadcast; matinv after
-// the sync (built before, ptxas took matinv d 24 from 90 to 122 registers, d 32 from 102 to 154).
-template <class T> constexpr bool scaler_from_search() { return !scalar_traits<T>::is_complex; }
 
 // ---- getrf ---------------------------------------------------------------------------------------------------
 // One group's matrix: read from m (leading dimension ld), factored, written back to m.
@@ -195,20 +183,16 @@ __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps, T
                 if (j == k) akk = a[j];
             bool is_piv = at.i == k;
             int ppos = k;
-            T p{};
-            if (pivoting) ppos = lazy_pivot_step(at, akk, k, pos, is_piv, p);
+            if (pivoting) ppos = lazy_pivot_step(at, akk, k, pos, is_piv);
             if (at.i == k) my_piv = ppos;
             T *buf = bcast[k & 1];
-            const bool early = scaler_from_search<T>() && pivoting;
-            lane_scaler<T> s;
-            if (early) s = lane_scaler<T>(p);
             if (is_piv) {
 #pragma unroll
                 for (int j = S; j < N; ++j)
                     if (j >= k) buf[j] = a[j];
             }
             at.sync();
-            if (!early) s = lane_scaler<T>(buf[k]);
+            const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {
                 const T l = s.multiplier(akk);
@@ -245,19 +229,15 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Toge
         for (int k = 0; k < N; ++k) {
             bool is_piv = at.i == k;
             int ppos = k;
-            T p{};
-            if (Pivot && pivoting) ppos = lazy_pivot_step(at, a[k], k, pos, is_piv, p);
+            if (Pivot && pivoting) ppos = lazy_pivot_step(at, a[k], k, pos, is_piv);
             if (at.i == k) my_piv = ppos;
             T *buf = bcast[k & 1];
-            const bool early = scaler_from_search<T>() && Pivot && pivoting;
-            lane_scaler<T> s;
-            if (early) s = lane_scaler<T>(p);
             if (is_piv) {
 #pragma unroll
                 for (int j = k; j < N; ++j) buf[j] = a[j];
             }
             at.sync();
-            if (!early) s = lane_scaler<T>(buf[k]);
+            const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
                 const T l = s.multiplier(a[k]);
@@ -297,12 +277,13 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // columns until the twelfth round retired it): 14 of 65 fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11
 // 1.19x, z 7 1.07x, s 18 1.06x, the rest 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
 // which ptxas takes as no minimum (the same registers as without it, where 1 changed them: double complex n = 12 94 ->
-// 110). Not the rolled getrf: capped it spilled (the rolled matinv z 30-32: thirteenth round, run 48). The eleventh
-// round's leaner getrf step (pivoting a compile-time constant) took more registers and a block at 32 instances; capped
-// back to it (run 32, <= 16 bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22 1.17-1.18x, z 13 1.10x, z 8
-// 1.08x, d 27 1.06x, d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6 gets 14 blocks (72 registers,
-// no spills; run 33: 1.06x) where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10, 14, 19 and c 14 ran 0.93-1.01x
-// capped.
+// 110). Not the rolled getrf: capped it spilled. The rolled matinv (8 steps per pass) z 30-32 at three blocks (168
+// registers, 56-176 bytes of spills) ran 1.13-1.23x against it uncapped (178-212 registers; thirteenth round, run 48).
+// The eleventh round's leaner getrf step (pivoting a compile-time constant) took more registers and a block at 32
+// instances; capped back to it (run 32, <= 16 bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22
+// 1.17-1.18x, z 13 1.10x, z 8 1.08x, d 27 1.06x, d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6
+// gets 14 blocks (72 registers, no spills; run 33: 1.06x) where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10,
+// 14, 19 and c 14 ran 0.93-1.01x capped.
 enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
@@ -418,8 +399,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
                 for (int j = t + S; j < N; j += S)
                     if (j / S == q) akk = a[j];
                 bool is_piv;
-                T p{};
-                lazy_pivot_step(at, akk, k, pos, is_piv, p);
+                lazy_pivot_step(at, akk, k, pos, is_piv);
                 T *buf = bcast[k & 1];
                 if (is_piv) {
                     my_step = k;
@@ -427,7 +407,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
                     for (int j = 0; j < N; ++j) buf[j] = a[j];
                 }
                 at.sync();
-                const lane_scaler<T> sc(scaler_from_search<T>() ? p : buf[k]);
+                const lane_scaler<T> sc(buf[k]);
                 if (sc.zero && inf == 0) inf = k + 1;
                 if (is_piv) {
                     f = sc;
@@ -448,8 +428,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             bool is_piv;
-            T p{};
-            lazy_pivot_step(at, a[k], k, pos, is_piv, p);
+            lazy_pivot_step(at, a[k], k, pos, is_piv);
             T *buf = bcast[k & 1];
             if (is_piv) {
                 my_step = k;
@@ -457,7 +436,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
                 for (int j = 0; j < N; ++j) buf[j] = a[j];
             }
             at.sync();
-            const lane_scaler<T> sc(scaler_from_search<T>() ? p : buf[k]);  // a zero pivot: Inf/NaN, never a trap
+            const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
             if (sc.zero && inf == 0) inf = k + 1;
             if (is_piv) {
                 if constexpr (Deferred) {  // only the scaler is kept: the pivot lane skips the update
@@ -769,9 +748,10 @@ template <int Warps> inline unsigned thread_blocks_for(int batch) {
 // scaler lost its branch (fewer instructions per step) and matinv its pivot-row path: since then (d69e851)
 // the unrolled code is faster there too (z getrf n = 30-32 1.3-1.7x, c matinv 27-32 1.06-1.6x, z matinv
 // 24-28 1.0-1.6x, 32 1.08x), except z matinv n = 29-31 (rolled 1.02-1.2x), until matinv stopped tracking the
-// column order per step (twelfth round, run 41's build: unrolled z 29-30 1.49-1.50x, 31 1.04x). So the rolled
-// forms serve only when SMALLLA_CUDA_ROLLED=1 forces them (0/1 forces them off/on for every n > rolled_segment;
-// a knob for the benchmarks).
+// column order per step (twelfth round, run 41's build: unrolled z 29-30 1.49-1.50x, 31 1.04x). Since the
+// thirteenth round matinv's rolled sweep takes 8 steps per pass and serves by default at z 29-32
+// (matinv_rolled_by_default); elsewhere the rolled forms serve only when SMALLLA_CUDA_ROLLED=1 forces them (0/1
+// forces them off/on for every n > rolled_segment; a knob for the benchmarks).
 template <int N> inline bool rolled_elimination(bool by_default = false) {
     if (N <= rolled_segment) return false;
     const int forced = rolled_override();
