@@ -267,23 +267,24 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
     if (at.i == 0) *info = inf;
 }
 
-// Resident blocks per multiprocessor that the launch bounds ask ptxas for (a register cap), where a few
-// registers over a step cost a block. First found at double complex n = 14 (getrf: 98 and 100 registers after
-// the eighth round, 4 blocks of 128 threads instead of 5 at <= 96; run 26: 1.07-1.11x) and n = 25 (matinv by
-// columns: 172 registers, 11 one-warp blocks instead of 12 at <= 168; 1.16x). Run 27 tried every lane-per-row
-// getrf instance that serves by default, sits within 12.5% of its next block and fits it with at most 16 bytes
-// of spills (30; ptxas -v, sm_90, CUDA 13.0; 49 more spilled 24-268 bytes): the table keeps the ones it made
-// >= 1.02x faster (z 23 1.17x, d 28 1.06x, the rest 1.02-1.04x); the others ran 0.90-1.01x. Run 28 does the
-// same for matinv's two kernels (Gauss-Jordan, and by columns until the twelfth round retired it): 14 of 65
-// fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11 1.19x, z 7 1.07x, s 18 1.06x, the rest
-// 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
-// which ptxas takes as no minimum (the same registers as without it, where 1 changed them: double complex
-// n = 12 94 -> 110). Not the rolled forms: capped they spilled. The eleventh round's leaner getrf step (pivoting
-// a compile-time constant) took more registers and a block at 32 instances; capped back to it (run 32, <= 16
-// bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22 1.17-1.18x, z 13 1.10x, z 8 1.08x, d 27 1.06x,
-// d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6 gets 14 blocks (72 registers, no spills;
-// run 33: 1.06x) where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10, 14, 19 and c 14 ran 0.93-1.01x capped.
-enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan };
+// Resident blocks per multiprocessor that the launch bounds ask ptxas for (a register cap), where a few registers over
+// a step cost a block. First found at double complex n = 14 (getrf: 98 and 100 registers after the eighth round, 4
+// blocks of 128 threads instead of 5 at <= 96; run 26: 1.07-1.11x) and n = 25 (matinv by columns: 172 registers, 11
+// one-warp blocks instead of 12 at <= 168; 1.16x). Run 27 tried every lane-per-row getrf instance that serves by
+// default, sits within 12.5% of its next block and fits it with at most 16 bytes of spills (30; ptxas -v, sm_90, CUDA
+// 13.0; 49 more spilled 24-268 bytes): the table keeps the ones it made >= 1.02x faster (z 23 1.17x, d 28 1.06x, the
+// rest 1.02-1.04x); the others ran 0.90-1.01x. Run 28 does the same for matinv's two kernels (Gauss-Jordan, and by
+// columns until the twelfth round retired it): 14 of 65 fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11
+// 1.19x, z 7 1.07x, s 18 1.06x, the rest 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
+// which ptxas takes as no minimum (the same registers as without it, where 1 changed them: double complex n = 12 94 ->
+// 110). Not the rolled getrf: capped it spilled. The rolled matinv (8 steps per pass) z 30-32 at three blocks (168
+// registers, 56-176 bytes of spills) ran 1.13-1.23x against it uncapped (178-212 registers; thirteenth round, run 48).
+// The eleventh round's leaner getrf step (pivoting a compile-time constant) took more registers and a block at 32
+// instances; capped back to it (run 32, <= 16 bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22
+// 1.17-1.18x, z 13 1.10x, z 8 1.08x, d 27 1.06x, d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6
+// gets 14 blocks (72 registers, no spills; run 33: 1.06x) where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10,
+// 14, 19 and c 14 ran 0.93-1.01x capped.
+enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
     int n;
@@ -291,7 +292,8 @@ struct register_cap {
     int min_blocks;
 };
 constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
-                        matinv_gj = capped_kernel::matinv_gauss_jordan;
+                        matinv_gj = capped_kernel::matinv_gauss_jordan,
+                        matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled;
 constexpr register_cap register_caps[] = {
     {'s', 15, getrf_p, 10}, {'s', 18, getrf_p, 11}, {'s', 22, getrf_p, 10}, {'s', 25, getrf_p, 10},
     {'s', 30, getrf_p, 9},
@@ -304,7 +306,8 @@ constexpr register_cap register_caps[] = {
     {'z', 14, getrf_np, 5},
     {'s', 18, matinv_gj, 7}, {'s', 19, matinv_gj, 7},
     {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7},
-    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4}
+    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4},
+    {'z', 30, matinv_gj_rolled, 3}, {'z', 31, matinv_gj_rolled, 3}, {'z', 32, matinv_gj_rolled, 3}
 };
 template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
     for (const register_cap &c : register_caps)
@@ -365,6 +368,10 @@ template <class T, int N> constexpr bool matinv_fused_update() {
     return !(sizeof(T) == 16 && (N == 6 || N == 8 || N == 12));
 }
 
+// The steps unrolled in the body of matinv's rolled sweep (matinv_group): 8 keeps double complex n = 32 at ~57 KB
+// of code (unrolled: ~150 KB; one step per pass: ~28 KB but a select per column twice a step).
+template <int N> constexpr int matinv_rolled_stride() { return 8; }
+
 template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m,
                                              long long lda, T *c, long long ldc, int *info,
@@ -377,35 +384,44 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
     lane_scaler<T> f;  // the scaler of the step where this lane's row was the pivot (deferred scaling)
     constexpr bool Deferred = Rolled || deferred_pivot_row_scaling<T, N>();
     if constexpr (Rolled) {
-        // The same sweep with k a run-time value (see getrf_steps_rolled): every step touches every column
-        // anyway, so only a[k]'s select and write-back are added, and the code is one step's body.
+        // The same sweep with k = q S + t (S = matinv_rolled_stride): the loop over q is not unrolled, its S steps
+        // t are, so the code is S steps' bodies. Every step touches every column anyway; a[k] is selected and
+        // written back among the N / S columns j = t (mod S), the others' indices are compile-time constants.
+        constexpr int S = matinv_rolled_stride<N>();
 #pragma unroll 1
-        for (int k = 0; k < N; ++k) {
-            T akk = a[0];
+        for (int q = 0; q * S < N; ++q) {
 #pragma unroll
-            for (int j = 1; j < N; ++j)
-                if (j == k) akk = a[j];
-            bool is_piv;
-            lazy_pivot_step(at, akk, k, pos, is_piv);
-            T *buf = bcast[k & 1];
-            if (is_piv) {
-                my_step = k;
+            for (int t = 0; t < S; ++t) {
+                const int k = q * S + t;
+                if (N % S != 0 && k >= N) break;  // the last pass of an order that S does not divide
+                T akk = a[t];
 #pragma unroll
-                for (int j = 0; j < N; ++j) buf[j] = a[j];
-            }
-            at.sync();
-            const lane_scaler<T> sc(buf[k]);
-            if (sc.zero && inf == 0) inf = k + 1;
-            if (is_piv) {
-                f = sc;
+                for (int j = t + S; j < N; j += S)
+                    if (j / S == q) akk = a[j];
+                bool is_piv;
+                lazy_pivot_step(at, akk, k, pos, is_piv);
+                T *buf = bcast[k & 1];
+                if (is_piv) {
+                    my_step = k;
 #pragma unroll
-                for (int j = 0; j < N; ++j)
-                    if (j == k) a[j] = T(real_t<T>(-1));
-            } else {
-                const T l = sc.divide(akk);
+                    for (int j = 0; j < N; ++j) buf[j] = a[j];
+                }
+                at.sync();
+                const lane_scaler<T> sc(buf[k]);
+                if (sc.zero && inf == 0) inf = k + 1;
+                if (is_piv) {
+                    f = sc;
 #pragma unroll
-                for (int j = 0; j < N; ++j)
-                    a[j] = j == k ? l : subtract_product<matinv_fused_update<T, N>()>(a[j], l, buf[j]);
+                    for (int j = t; j < N; j += S)
+                        if (j / S == q) a[j] = T(real_t<T>(-1));
+                } else {
+                    const T l = sc.divide(akk);
+#pragma unroll
+                    for (int j = 0; j < N; ++j) {
+                        const T u = subtract_product<matinv_fused_update<T, N>()>(a[j], l, buf[j]);
+                        a[j] = j % S == t && j / S == q ? l : u;
+                    }
+                }
             }
         }
     } else {
@@ -473,7 +489,8 @@ template <int N> constexpr bool matinv_whole_warp() {
     return group_shape<N>::together && group_shape<N>::per_warp * N == 32;
 }
 template <class T, int N, int Warps, bool Rolled>
-__global__ void __launch_bounds__(Warps * 32, Rolled ? 0 : min_blocks_of<T, N>(capped_kernel::matinv_gauss_jordan))
+__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(Rolled ? capped_kernel::matinv_gauss_jordan_rolled
+                                                                          : capped_kernel::matinv_gauss_jordan))
 matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
@@ -731,13 +748,20 @@ template <int Warps> inline unsigned thread_blocks_for(int batch) {
 // scaler lost its branch (fewer instructions per step) and matinv its pivot-row path: since then (d69e851)
 // the unrolled code is faster there too (z getrf n = 30-32 1.3-1.7x, c matinv 27-32 1.06-1.6x, z matinv
 // 24-28 1.0-1.6x, 32 1.08x), except z matinv n = 29-31 (rolled 1.02-1.2x), until matinv stopped tracking the
-// column order per step (twelfth round, run 41's build: unrolled z 29-30 1.49-1.50x, 31 1.04x). So the rolled
-// forms serve only when SMALLLA_CUDA_ROLLED=1 forces them (0/1 forces them off/on for every n > rolled_segment;
-// a knob for the benchmarks).
-template <int N> inline bool rolled_elimination() {
+// column order per step (twelfth round, run 41's build: unrolled z 29-30 1.49-1.50x, 31 1.04x). Since the
+// thirteenth round matinv's rolled sweep takes 8 steps per pass and serves by default at z 29-32
+// (matinv_rolled_by_default); elsewhere the rolled forms serve only when SMALLLA_CUDA_ROLLED=1 forces them (0/1
+// forces them off/on for every n > rolled_segment; a knob for the benchmarks).
+template <int N> inline bool rolled_elimination(bool by_default = false) {
     if (N <= rolled_segment) return false;
-    return rolled_override() == 1;
+    const int forced = rolled_override();
+    return forced >= 0 ? forced == 1 : by_default;
 }
+// matinv double complex n = 29-32: the unrolled code (137-150 KB) holds 170-210 registers, two warps per
+// sub-partition, and from n = 31 stalls on instruction fetch (ncu, run 46: "no_instruction" the first stall at
+// n = 32); the rolled sweep, 8 steps per pass (~57 KB), ran 1.33x and 1.67x at 31 and 32 (run 47), and at 29 in
+// 168 registers (three warps) 1.18x, so there it serves.
+template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 29; }
 
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
@@ -778,7 +802,7 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
     constexpr int W = warps_per_block<N>();
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
     if constexpr (N > rolled_segment) {
-        if (rolled_elimination<N>()) {
+        if (rolled_elimination<N>(matinv_rolled_by_default<T, N>())) {
             matinv_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
             return;
