@@ -370,7 +370,25 @@ template <class T, int N> constexpr bool matinv_fused_update() {
 
 // The steps unrolled in the body of matinv's rolled sweep (matinv_group): 8 keeps double complex n = 32 at ~57 KB
 // of code (unrolled: ~150 KB; one step per pass: ~28 KB but a select per column twice a step).
-template <int N> constexpr int matinv_rolled_stride() { return 8; }
+constexpr int matinv_rolled_stride = 8;
+
+// The pivot of Gauss-Jordan step k (both forms of matinv_group): the search and lazy swap, the pivot lane's row
+// into the step's buffer, the sync, and the scaler of the broadcast pivot; inf takes the first zero pivot.
+template <class T, int N, int Warps, bool Together, bool Whole>
+__device__ __forceinline__ lane_scaler<T> matinv_pivot(const group_place<N, Warps, Together, Whole> &at,
+                                                       const T (&a)[N], T akk, int k, T *buf, int &pos,
+                                                       bool &is_piv, int &my_step, int &inf) {
+    lazy_pivot_step(at, akk, k, pos, is_piv);
+    if (is_piv) {
+        my_step = k;
+#pragma unroll
+        for (int j = 0; j < N; ++j) buf[j] = a[j];
+    }
+    at.sync();
+    const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
+    if (sc.zero && inf == 0) inf = k + 1;
+    return sc;
+}
 
 template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m,
@@ -387,7 +405,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
         // The same sweep with k = q S + t (S = matinv_rolled_stride): the loop over q is not unrolled, its S steps
         // t are, so the code is S steps' bodies. Every step touches every column anyway; a[k] is selected and
         // written back among the N / S columns j = t (mod S), the others' indices are compile-time constants.
-        constexpr int S = matinv_rolled_stride<N>();
+        constexpr int S = matinv_rolled_stride;
 #pragma unroll 1
         for (int q = 0; q * S < N; ++q) {
 #pragma unroll
@@ -399,16 +417,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
                 for (int j = t + S; j < N; j += S)
                     if (j / S == q) akk = a[j];
                 bool is_piv;
-                lazy_pivot_step(at, akk, k, pos, is_piv);
                 T *buf = bcast[k & 1];
-                if (is_piv) {
-                    my_step = k;
-#pragma unroll
-                    for (int j = 0; j < N; ++j) buf[j] = a[j];
-                }
-                at.sync();
-                const lane_scaler<T> sc(buf[k]);
-                if (sc.zero && inf == 0) inf = k + 1;
+                const lane_scaler<T> sc = matinv_pivot(at, a, akk, k, buf, pos, is_piv, my_step, inf);
                 if (is_piv) {
                     f = sc;
 #pragma unroll
@@ -428,16 +438,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             bool is_piv;
-            lazy_pivot_step(at, a[k], k, pos, is_piv);
             T *buf = bcast[k & 1];
-            if (is_piv) {
-                my_step = k;
-#pragma unroll
-                for (int j = 0; j < N; ++j) buf[j] = a[j];
-            }
-            at.sync();
-            const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
-            if (sc.zero && inf == 0) inf = k + 1;
+            const lane_scaler<T> sc = matinv_pivot(at, a, a[k], k, buf, pos, is_piv, my_step, inf);
             if (is_piv) {
                 if constexpr (Deferred) {  // only the scaler is kept: the pivot lane skips the update
                     f = sc;
