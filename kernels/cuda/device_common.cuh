@@ -145,10 +145,6 @@ __device__ __forceinline__ double select_real(bool p, double x, double y) {
 __device__ __forceinline__ double reciprocal_straight(double y) {
     double r;
     asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(y));
-    // The approximation's low word as the division's fast path sets it (y's high word + 0x300402): with a zero low
-    // word the Newton steps end on a tie and round it the wrong way at the mantissas next to 2 (y = 2 - 2^-52
-    // gave 0.5, not 0.5 + 2^-53; check_reciprocal).
-    r = __hiloint2double(__double2hiint(r), __double2hiint(y) + 0x300402);
     double e = fma(-y, r, 1.0);
     e = fma(e, e, e);
     r = fma(r, e, r);
