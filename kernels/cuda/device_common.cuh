@@ -116,54 +116,6 @@ template <class R> __device__ __noinline__ complex<R> reciprocal(complex<R> x) {
 __device__ __forceinline__ float reciprocal(float x) { return 1.0f / x; }
 __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 
-// p ? x : y as a select that the compiler keeps (see select_bits): written as conditionals, NVVM made the
-// straight-line step's choices of the scale branches (perf/NOTES.md, fourteenth round).
-__device__ __forceinline__ float select_real(bool p, float x, float y) {
-    float r;
-    asm("{\n\t.reg .pred q;\n\tsetp.ne.b32 q, %1, 0;\n\tselp.f32 %0, %2, %3, q;\n\t}"
-        : "=f"(r)
-        : "r"((unsigned)p), "f"(x), "f"(y));
-    return r;
-}
-__device__ __forceinline__ double select_real(bool p, double x, double y) {
-    double r;
-    asm("{\n\t.reg .pred q;\n\tsetp.ne.b32 q, %1, 0;\n\tselp.f64 %0, %2, %3, q;\n\t}"
-        : "=d"(r)
-        : "r"((unsigned)p), "d"(x), "d"(y));
-    return r;
-}
-
-// 1 / y for real y whose reciprocal is a normal number, without the range test and the out-of-line slow path that
-// the IEEE division carries: the hardware's approximation and the Newton steps of the division's own fast path
-// (a cubic step, then one whose fused multiply-add rounds correctly), all straight-line code. The division's
-// range test was a branch in every step of the lane-per-row kernels, and a branch ends the straight-line code
-// in which ptxas may overlap one step's update with the next step's pivot search (perf/NOTES.md, fourteenth
-// round). Exact (bit for bit the IEEE 1 / y) for 2^-1000 <= |y| < 2^1000 (double) and 2^-100 <= |y| < 2^100
-// (float), checked against the division by perf/cuda/check_reciprocal.cu; +-Inf gives +-0 as 1 / y does; 0
-// and NaN give NaN (a zero pivot's reciprocal is never used: getrf leaves the column, matinv's result is then
-// not meaningful). The callers scale y into that range (pivot_scaler).
-__device__ __forceinline__ double reciprocal_straight(double y) {
-    double r;
-    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(y));
-    double e = fma(-y, r, 1.0);
-    e = fma(e, e, e);
-    r = fma(r, e, r);
-    e = fma(-y, r, 1.0);
-    r = fma(r, e, r);
-    return fabs(y) == __longlong_as_double(0x7ff0000000000000ll) ? copysign(0.0, y) : r;
-}
-__device__ __forceinline__ float reciprocal_straight(float y) {
-    float r;
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(y));
-    const float e = fmaf(-y, r, 1.0f);
-    r = fmaf(r, e, r);
-    return fabsf(y) == __int_as_float(0x7f800000) ? copysignf(0.0f, y) : r;
-}
-// The range of |y| where reciprocal_straight is exact: [1 / straight_reciprocal_bound, straight_reciprocal_bound).
-template <class R> __device__ __forceinline__ R straight_reciprocal_bound();
-template <> __device__ __forceinline__ float straight_reciprocal_bound<float>() { return 0x1p100f; }
-template <> __device__ __forceinline__ double straight_reciprocal_bound<double>() { return 0x1p1000; }
-
 // Division by a pivot without a division in the inner loops: x / p is computed as (x * s) * (1 / (p * s))
 // with s = 1 when |p| >= sfmin, where this is exactly getf2's "times the reciprocal", and otherwise (getf2
 // divides there, because 1/p would overflow) a power of two that brings p into the normal range with 1/(p s)
@@ -175,11 +127,7 @@ template <> __device__ __forceinline__ double straight_reciprocal_bound<double>(
 //  - select: s = 2^64 (float) or 2^600 (double) when max(|Re|, |Im|) < sfmin, chosen by a select. The
 //    lane-per-row kernels pay every step's branch in issue slots and convergence stalls: with the select their
 //    getrf ran 2-13% faster (d5f8fe8 against 3aed96b in one run; for complex p, where the two tests disagree,
-//    both scalings are exact up to rounding). For real p the reciprocal is reciprocal_straight's, so s also
-//    brings |p| into its range: s = 2^64 / 2^600 below 2^-100 / 2^-1000 and s = 2^-64 / 2^-600 from 2^100 /
-//    2^1000 on. Scaling by a power of two is exact, so where |p| >= sfmin the result (s x) (1 / (s p)) is x (1 / p)
-//    bit for bit unless s x leaves the normal range: s x overflows only where x / p does, and s x underflows
-//    (huge p, |x| < 2^-1022 / 2^-126 times 1 / s) only where x / p lies below 2^-1622 (2^-190) anyway.
+//    both scalings are exact up to rounding).
 enum class tiny_scale { branch, select };
 template <class R> __device__ __forceinline__ R tiny_pivot_scale();
 template <> __device__ __forceinline__ float tiny_pivot_scale<float>() { return 0x1p64f; }
@@ -192,13 +140,7 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
     pivot_scaler() = default;
     __device__ __forceinline__ explicit pivot_scaler(T p) {
         zero = is_zero(p);
-        if constexpr (How == tiny_scale::select && !scalar_traits<T>::is_complex) {
-            const R m = fabs(p), bound = straight_reciprocal_bound<R>();
-            s = select_real(m < R(1) / bound, tiny_pivot_scale<R>(),
-                            select_real(m >= bound, R(1) / tiny_pivot_scale<R>(), R(1)));
-            recip = reciprocal_straight(s * p);
-            return;
-        } else if constexpr (How == tiny_scale::select) {
+        if constexpr (How == tiny_scale::select) {
             s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
         } else {
             s = R(1);
@@ -210,8 +152,6 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
         }
         recip = reciprocal(s * p);
     }
-    // A scaler whose s and reciprocal come from elsewhere (the pivot lane's, through shared memory).
-    __device__ __forceinline__ pivot_scaler(T p, R s_, T recip_) : s(s_), recip(recip_), zero(is_zero(p)) {}
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }
     // The multiplier of a row below the pivot as getf2 forms it; left alone when the pivot is exactly zero
     // (getf2 then skips the scaling).
@@ -287,22 +227,6 @@ __device__ __forceinline__ void solve_upper_in_shared(T (&x)[N], const T *U, con
             }
         }
     }
-}
-
-// 16 bytes stored to shared memory only where p holds, as one predicated store (real types; see
-// minus_product_if for why not a branch). dst is 16-byte aligned.
-__device__ __forceinline__ void store16_if(bool p, float *dst, const chunk16<float> &v) {
-    asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.b32 q, %0, 0;\n\t@q st.shared.v4.f32 [%1], {%2, %3, %4, %5};\n\t}"
-                 :
-                 : "r"((unsigned)p), "r"((unsigned)__cvta_generic_to_shared(dst)), "f"(v.v[0]), "f"(v.v[1]),
-                   "f"(v.v[2]), "f"(v.v[3])
-                 : "memory");
-}
-__device__ __forceinline__ void store16_if(bool p, double *dst, const chunk16<double> &v) {
-    asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.b32 q, %0, 0;\n\t@q st.shared.v2.f64 [%1], {%2, %3};\n\t}"
-                 :
-                 : "r"((unsigned)p), "r"((unsigned)__cvta_generic_to_shared(dst)), "d"(v.v[0]), "d"(v.v[1])
-                 : "memory");
 }
 
 // Shuffles of the scalar types (complex: two shuffles of the real type).

@@ -150,50 +150,6 @@ template <class T, int N> constexpr int row_buffer_length() {
 // The lane-per-row getrf and matinv choose the tiny-pivot scale by a select, not a branch (pivot_scaler).
 template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
 
-// THE STRAIGHT-LINE PIVOT (real types, the unrolled getrf and matinv). Written plainly, a step's pivot was three
-// pieces of code between branches: the search, the pivot lane's store of its row (a branch) and the division's
-// range test (a branch to an out-of-line slow path); ptxas schedules only within such a piece, so the reciprocal
-// waited for the three reductions, the store, the sync and the load (SASS of matinv d 24, perf/NOTES.md,
-// fourteenth round). Here every lane forms the scaler of its own candidate before the search (the pivot lane's
-// is the one needed; it is stored beside the row), the row's stores are predicated and the reciprocal is
-// reciprocal_straight's, so the reciprocal runs beside the search. The update stays behind its branch: a
-// predicated FMA on a register compiles (ptxas, sm_90) to an FMA and two selects (54 FSEL a step at matinv d 24).
-// Same arithmetic as before, so the same pivots and results bit for bit.
-template <class T> constexpr bool straight_step() { return !scalar_traits<T>::is_complex; }
-
-// A group's buffer for a step's pivot row: the row (row_buffer_length), then, for the straight-line step, one
-// 16-byte chunk with the pivot lane's scaler (its reciprocal, then its scale).
-template <class T, int N> constexpr int pivot_buffer_length() {
-    return row_buffer_length<T, N>() + (straight_step<T>() ? 16 / (int)sizeof(T) : 0);
-}
-
-// The straight-line step's store: where is_piv holds, the lane's row from the 16-byte chunk holding column
-// `from` on (the entries before `from` that share its chunk are stored too, unread) and its scaler own.
-template <class T, int N>
-__device__ __forceinline__ void stash_pivot_row(bool is_piv, const T (&a)[N], int from, const lane_scaler<T> &own,
-                                                T *buf) {
-    constexpr int E = chunk16<T>::size, R = row_buffer_length<T, N>();
-#pragma unroll
-    for (int c = from / E; c < R / E; ++c) {
-        chunk16<T> v;
-#pragma unroll
-        for (int q = 0; q < E; ++q) v.v[q] = c * E + q < N ? a[c * E + q] : T(0);
-        store16_if(is_piv, buf + c * E, v);
-    }
-    chunk16<T> sc;
-    sc.v[0] = own.recip;
-    sc.v[1] = own.s;
-#pragma unroll
-    for (int q = 2; q < E; ++q) sc.v[q] = T(0);
-    store16_if(is_piv, buf + R, sc);
-}
-// The scaler of step k's pivot, read back from the buffer after the sync.
-template <class T, int N> __device__ __forceinline__ lane_scaler<T> stashed_scaler(const T *buf, int k) {
-    constexpr int R = row_buffer_length<T, N>();
-    const chunk16<T> sc = *reinterpret_cast<const chunk16<T> *>(buf + R);
-    return lane_scaler<T>(buf[k], sc.v[1], sc.v[0]);
-}
-
 // Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
 // and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
 template <class T, int N, int Warps, bool Together, bool Whole>
@@ -216,7 +172,7 @@ __device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Toget
 template <int S, int W, class T, int N, int Warps, bool Together, bool Whole>
 __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps, Together, Whole> &at, T (&a)[N],
                                                    bool pivoting, int &pos, int &my_piv, int &inf,
-                                                   T (&bcast)[2][pivot_buffer_length<T, N>()]) {
+                                                   T (&bcast)[2][row_buffer_length<T, N>()]) {
     if constexpr (S < N) {
         constexpr int E = S + W < N ? S + W : N;
 #pragma unroll 1
@@ -262,33 +218,12 @@ constexpr int rolled_segment = 8;
 template <class T, int N, int Warps, bool Rolled, bool Pivot, bool Together, bool Whole>
 __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Together, Whole> &at, T (&a)[N],
                                                 bool pivoting, int &pos, int &my_piv, int &inf,
-                                                T (&bcast)[2][pivot_buffer_length<T, N>()]) {
+                                                T (&bcast)[2][row_buffer_length<T, N>()]) {
     pos = at.i;
     my_piv = at.i;
     inf = 0;
     if constexpr (Rolled) {
         getrf_steps_rolled<0, rolled_segment>(at, a, pivoting, pos, my_piv, inf, bcast);
-    } else if constexpr (straight_step<T>()) {
-#pragma unroll
-        for (int k = 0; k < N; ++k) {
-            bool is_piv = at.i == k;
-            int ppos = k;
-            const lane_scaler<T> own(a[k]);  // every lane's candidate; the pivot lane's is stored
-            if (Pivot && pivoting) ppos = lazy_pivot_step(at, a[k], k, pos, is_piv);
-            if (at.i == k) my_piv = ppos;
-            T *buf = bcast[k & 1];
-            stash_pivot_row(is_piv, a, k, own, buf);
-            at.sync();
-            const lane_scaler<T> s = stashed_scaler<T, N>(buf, k);
-            if (s.zero && inf == 0) inf = k + 1;
-            const bool below = pos > k;  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
-            const T l = s.multiplier(a[k]);
-            if (below) {
-                a[k] = l;
-#pragma unroll
-                for (int j = k + 1; j < N; ++j) a[j] = minus_product(a[j], l, buf[j]);
-            }
-        }
     } else {
 #pragma unroll
         for (int k = 0; k < N; ++k) {
@@ -317,7 +252,7 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Toge
 // One group's matrix read from m, eliminated (getrf_eliminate; Pivot as there) and written back with its pivots.
 template <class T, int N, int Warps, bool Rolled, bool Pivot>
 __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
-                                            T (&bcast)[2][pivot_buffer_length<T, N>()]) {
+                                            T (&bcast)[2][row_buffer_length<T, N>()]) {
     T a[N];
     load_row(at, m, ld, a);
     // The unrolled forms are launched with Pivot exactly when there is a pivot array, so pivoting is a
@@ -380,7 +315,6 @@ template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
     return 0;
 }
 template <class T, int N, bool Rolled, bool Pivot> constexpr int getrf_min_blocks() {
-    if (straight_step<T>()) return 0;  // EXPERIMENT: the caps were set for the branching step
     return Rolled ? 0 : min_blocks_of<T, N>(Pivot ? capped_kernel::getrf_pivot : capped_kernel::getrf_no_pivot);
 }
 
@@ -389,7 +323,7 @@ __global__ void __launch_bounds__(Warps * 32, getrf_min_blocks<T, N, Rolled, Piv
 getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
-    __shared__ __align__(16) T bcast[Warps][G][2][pivot_buffer_length<T, N>()];
+    __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps> at(batch);
     const bool use_tile = stage_capable<N>() && staged;
@@ -459,7 +393,7 @@ __device__ __forceinline__ lane_scaler<T> matinv_pivot(const group_place<N, Warp
 template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m,
                                              long long lda, T *c, long long ldc, int *info,
-                                             T (&bcast)[2][pivot_buffer_length<T, N>()]) {
+                                             T (&bcast)[2][row_buffer_length<T, N>()]) {
 
     T a[N];
     load_row(at, m, lda, a);
@@ -500,31 +434,6 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
                 }
             }
         }
-    } else if constexpr (straight_step<T>()) {
-        static_assert(Deferred, "the straight-line step defers the pivot row's scaling");
-#pragma unroll
-        for (int k = 0; k < N; ++k) {
-            bool is_piv;
-            T *buf = bcast[k & 1];
-            const lane_scaler<T> own(a[k]);  // every lane's candidate; the pivot lane's is stored and kept
-            lazy_pivot_step(at, a[k], k, pos, is_piv);
-            if (is_piv) my_step = k;
-            stash_pivot_row(is_piv, a, 0, own, buf);
-            at.sync();
-            const lane_scaler<T> sc = stashed_scaler<T, N>(buf, k);  // a zero pivot gives NaN here, never a trap
-            if (sc.zero && inf == 0) inf = k + 1;
-            f.s = select_real(is_piv, own.s, f.s);  // the pivot lane keeps its scaler and skips the update
-            f.recip = select_real(is_piv, own.recip, f.recip);
-            const T l = sc.divide(a[k]);
-            if (is_piv) {
-                a[k] = T(-1);
-            } else {
-#pragma unroll
-                for (int j = 0; j < N; ++j)
-                    if (j != k) a[j] = minus_product(a[j], l, buf[j]);
-                a[k] = l;
-            }
-        }
     } else {
 #pragma unroll
         for (int k = 0; k < N; ++k) {
@@ -560,7 +469,7 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
     at.sync();
     if (!at.valid) return;
     constexpr int chunks = (N + 3) / 4;  // within the buffer: its length is whole 16-byte chunks
-    static_assert(chunks * 16 <= pivot_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
+    static_assert(chunks * 16 <= row_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
     int r[chunks * 4];
 #pragma unroll
     for (int q = 0; q < chunks; ++q) {
@@ -582,13 +491,12 @@ template <int N> constexpr bool matinv_whole_warp() {
     return group_shape<N>::together && group_shape<N>::per_warp * N == 32;
 }
 template <class T, int N, int Warps, bool Rolled>
-__global__ void __launch_bounds__(Warps * 32, straight_step<T>() && !Rolled ? 0  // EXPERIMENT, as getrf_min_blocks
-                                               : min_blocks_of<T, N>(Rolled ? capped_kernel::matinv_gauss_jordan_rolled
-                                                                            : capped_kernel::matinv_gauss_jordan))
+__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(Rolled ? capped_kernel::matinv_gauss_jordan_rolled
+                                                                          : capped_kernel::matinv_gauss_jordan))
 matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
-    __shared__ __align__(16) T bcast[Warps][G][2][pivot_buffer_length<T, N>()];
+    __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps, group_shape<N>::together, matinv_whole_warp<N>()> at(batch);
     const bool use_tile = stage_capable<N>() && staged;  // A and C both contiguous; C may be A
