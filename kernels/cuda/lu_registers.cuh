@@ -283,7 +283,12 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // instances; capped back to it (run 32, <= 16 bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22
 // 1.17-1.18x, z 13 1.10x, z 8 1.08x, d 27 1.06x, d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6
 // gets 14 blocks (72 registers, no spills; run 33: 1.06x) where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10,
-// 14, 19 and c 14 ran 0.93-1.01x capped.
+// 14, 19 and c 14 ran 0.93-1.01x capped. The fourteenth round (run 53) capped every instance at the next threshold of
+// resident warps below its registers (floor(512 / registers) warps per sub-partition) where it spills at most 32
+// bytes (40 of 171; the scans above stopped at 12.5% and 16 bytes) and keeps those >= 1.02x: getrf_nopiv z 17 1.06x
+// (0.998x of cuBLAS before, 1.06x now), z 26 1.05x, z 11, 15 1.04x, z 18 1.03x; matinv s 19 1.06x, s 18, 22, 27
+// 1.02x (s 18-19 one block more than before), d 11 1.03x, c 25 1.04x, z 12 1.05x. The 29 others ran 0.90-1.01x
+// (every getrf and getrf_nopiv d instance among them, 19-32, 0.90-1.00x).
 enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
@@ -303,10 +308,12 @@ constexpr register_cap register_caps[] = {
     {'c', 19, getrf_p, 8}, {'c', 21, getrf_p, 8}, {'c', 23, getrf_p, 7}, {'c', 24, getrf_p, 7}, {'c', 28, getrf_p, 6},
     {'z', 6, getrf_p, 14}, {'z', 8, getrf_p, 12}, {'z', 13, getrf_p, 5}, {'z', 14, getrf_p, 5}, {'z', 21, getrf_p, 4},
     {'z', 22, getrf_p, 4}, {'z', 23, getrf_p, 4}, {'z', 32, getrf_p, 3},
-    {'z', 14, getrf_np, 5},
-    {'s', 18, matinv_gj, 7}, {'s', 19, matinv_gj, 7},
-    {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7},
-    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4},
+    {'z', 11, getrf_np, 6}, {'z', 14, getrf_np, 5}, {'z', 15, getrf_np, 5}, {'z', 17, getrf_np, 5},
+    {'z', 18, getrf_np, 5}, {'z', 26, getrf_np, 4},
+    {'s', 18, matinv_gj, 8}, {'s', 19, matinv_gj, 8}, {'s', 22, matinv_gj, 8}, {'s', 27, matinv_gj, 7},
+    {'d', 11, matinv_gj, 8},
+    {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7}, {'c', 25, matinv_gj, 5},
+    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4}, {'z', 12, matinv_gj, 5},
     {'z', 30, matinv_gj_rolled, 3}, {'z', 31, matinv_gj_rolled, 3}, {'z', 32, matinv_gj_rolled, 3}
 };
 template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
