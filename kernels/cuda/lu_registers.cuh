@@ -288,8 +288,11 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // bytes (40 of 171; the scans above stopped at 12.5% and 16 bytes) and keeps those >= 1.02x: getrf_nopiv z 17 1.06x
 // (0.998x of cuBLAS before, 1.06x now), z 26 1.05x, z 11, 15 1.04x, z 18 1.03x; matinv s 19 1.06x, s 18, 22, 27
 // 1.02x (s 18-19 one block more than before), d 11 1.03x, c 25 1.04x, z 12 1.05x. The 29 others ran 0.90-1.01x
-// (every getrf and getrf_nopiv d instance among them, 19-32, 0.90-1.00x).
-enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled };
+// (every getrf and getrf_nopiv d instance among them, 19-32, 0.90-1.00x). getrs's kernel (same round, run 56): its
+// registers jump between neighbouring orders (d 29-31 163-168 against 90 at 32: three warps per sub-partition where
+// n = 32 has five); capped at the fewest registers that spill at most 16 bytes (32 instances), getrf+getrs ran
+// 1.01-1.11x at them (d 22 1.11x, d 29-31 1.08x, d 17-28 1.02-1.07x, z 30 1.05x; both libraries' runs within 0.6%).
+enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled, getrs };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
     int n;
@@ -298,7 +301,7 @@ struct register_cap {
 };
 constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
                         matinv_gj = capped_kernel::matinv_gauss_jordan,
-                        matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled;
+                        matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled, getrs_k = capped_kernel::getrs;
 constexpr register_cap register_caps[] = {
     {'s', 15, getrf_p, 10}, {'s', 18, getrf_p, 11}, {'s', 22, getrf_p, 10}, {'s', 25, getrf_p, 10},
     {'s', 30, getrf_p, 9},
@@ -314,7 +317,15 @@ constexpr register_cap register_caps[] = {
     {'d', 11, matinv_gj, 8},
     {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7}, {'c', 25, matinv_gj, 5},
     {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4}, {'z', 12, matinv_gj, 5},
-    {'z', 30, matinv_gj_rolled, 3}, {'z', 31, matinv_gj_rolled, 3}, {'z', 32, matinv_gj_rolled, 3}
+    {'z', 30, matinv_gj_rolled, 3}, {'z', 31, matinv_gj_rolled, 3}, {'z', 32, matinv_gj_rolled, 3},
+    {'s', 24, getrs_k, 8}, {'s', 29, getrs_k, 7}, {'s', 31, getrs_k, 6},
+    {'d', 14, getrs_k, 8}, {'d', 15, getrs_k, 8}, {'d', 17, getrs_k, 8}, {'d', 18, getrs_k, 8}, {'d', 19, getrs_k, 8},
+    {'d', 20, getrs_k, 8}, {'d', 21, getrs_k, 7}, {'d', 22, getrs_k, 7}, {'d', 23, getrs_k, 7}, {'d', 24, getrs_k, 6},
+    {'d', 25, getrs_k, 6}, {'d', 26, getrs_k, 6}, {'d', 27, getrs_k, 6}, {'d', 28, getrs_k, 5}, {'d', 29, getrs_k, 5},
+    {'d', 30, getrs_k, 5}, {'d', 31, getrs_k, 5},
+    {'c', 15, getrs_k, 8}, {'c', 16, getrs_k, 8}, {'c', 17, getrs_k, 7}, {'c', 20, getrs_k, 6}, {'c', 25, getrs_k, 5},
+    {'z', 9, getrs_k, 7}, {'z', 10, getrs_k, 7}, {'z', 11, getrs_k, 6}, {'z', 12, getrs_k, 6}, {'z', 16, getrs_k, 5},
+    {'z', 22, getrs_k, 4}, {'z', 30, getrs_k, 3}
 };
 template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
     for (const register_cap &c : register_caps)
@@ -633,7 +644,7 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
 // then a backward one with its upper part; the unit diagonal is L's (lower for N, upper for T/C). The row
 // interchanges are applied before (N) or after (T/C) as one scatter through shared memory.
 template <class T, int N, int Warps>
-__global__ void __launch_bounds__(Warps * 32)
+__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(capped_kernel::getrs))
 getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A, pivots_ref<const int> P,
                       batch_ref<T> B, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
