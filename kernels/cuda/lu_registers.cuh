@@ -268,30 +268,14 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 }
 
 // Resident blocks per multiprocessor that the launch bounds ask ptxas for (a register cap), where a few registers over
-// a step cost a block. First found at double complex n = 14 (getrf: 98 and 100 registers after the eighth round, 4
-// blocks of 128 threads instead of 5 at <= 96; run 26: 1.07-1.11x) and n = 25 (matinv by columns: 172 registers, 11
-// one-warp blocks instead of 12 at <= 168; 1.16x). Run 27 tried every lane-per-row getrf instance that serves by
-// default, sits within 12.5% of its next block and fits it with at most 16 bytes of spills (30; ptxas -v, sm_90, CUDA
-// 13.0; 49 more spilled 24-268 bytes): the table keeps the ones it made >= 1.02x faster (z 23 1.17x, d 28 1.06x, the
-// rest 1.02-1.04x); the others ran 0.90-1.01x. Run 28 does the same for matinv's two kernels (Gauss-Jordan, and by
-// columns until the twelfth round retired it): 14 of 65 fit (the others spilled 20-608 bytes), 12 ran >= 1.02x (z 11
-// 1.19x, z 7 1.07x, s 18 1.06x, the rest 1.02-1.05x) and stay; by columns d 22 ran 1.01x, d 32 0.96x. Elsewhere 0,
-// which ptxas takes as no minimum (the same registers as without it, where 1 changed them: double complex n = 12 94 ->
-// 110). Not the rolled getrf: capped it spilled. The rolled matinv (8 steps per pass) z 30-32 at three blocks (168
-// registers, 56-176 bytes of spills) ran 1.13-1.23x against it uncapped (178-212 registers; thirteenth round, run 48).
-// The eleventh round's leaner getrf step (pivoting a compile-time constant) took more registers and a block at 32
-// instances; capped back to it (run 32, <= 16 bytes of spills) 16 ran >= 1.02x and stay: z 32 1.34x, z 21-22
-// 1.17-1.18x, z 13 1.10x, z 8 1.08x, d 27 1.06x, d 23 1.04x, d 13, c 23 1.03x, s 15, 22, 25, c 19, 24, 28 1.02x; z 6
-// gets 14 blocks (72 registers, no spills; run 33: 1.06x) where 15 now spilled 92-100 bytes. s 19, 23-24, 31-32, d 10,
-// 14, 19 and c 14 ran 0.93-1.01x capped. The fourteenth round (run 53) capped every instance at the next threshold of
-// resident warps below its registers (floor(512 / registers) warps per sub-partition) where it spills at most 32
-// bytes (40 of 171; the scans above stopped at 12.5% and 16 bytes) and keeps those >= 1.02x: getrf_nopiv z 17 1.06x
-// (0.998x of cuBLAS before, 1.06x now), z 26 1.05x, z 11, 15 1.04x, z 18 1.03x; matinv s 19 1.06x, s 18, 22, 27
-// 1.02x (s 18-19 one block more than before), d 11 1.03x, c 25 1.04x, z 12 1.05x. The 29 others ran 0.90-1.01x
-// (every getrf and getrf_nopiv d instance among them, 19-32, 0.90-1.00x). getrs's kernel (same round, run 56): its
-// registers jump between neighbouring orders (d 29-31 163-168 against 90 at 32: three warps per sub-partition where
-// n = 32 has five); capped at the fewest registers that spill at most 16 bytes (32 instances), getrf+getrs ran
-// 1.01-1.11x at them (d 22 1.11x, d 29-31 1.08x, d 17-28 1.02-1.07x, z 30 1.05x; both libraries' runs within 0.6%).
+// a threshold cost resident warps. On the H100 the register file is per sub-partition: a kernel keeps floor(512 /
+// ceil8(registers)) warps per sub-partition whatever its block size, so the thresholds are 64, 72, 80, 96, 128 and 168
+// registers, and a cap one threshold down pays where the kernel is latency-bound at few warps and spills little.
+// Each entry was measured on the H100 against the same kernel uncapped and kept only where it ran >= 1.02x (the
+// getrs entries >= 1.01x, in a run whose noise was 0.6%); most candidates lost (at seven or eight warps the spills
+// cost more than the warp gives). The scans, every entry tried and its speed-up: perf/NOTES.md, tenth, eleventh,
+// thirteenth and fourteenth rounds. No entry is 0, which ptxas takes as no minimum (1 changed the registers: double
+// complex n = 12 94 -> 110). Not the rolled getrf: capped it spilled.
 enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled, getrs };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
