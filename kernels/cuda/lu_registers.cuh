@@ -53,16 +53,14 @@ template <int N, int Warps, bool Together = group_shape<N>::together, bool Whole
     unsigned mask;
     long long b;
     bool valid, runs;
-    __device__ __forceinline__ group_place(int batch)
-        : group_place(batch, ((long long)blockIdx.x * Warps + (threadIdx.x >> 5)) * shape::per_warp) {}
-    // first: the matrix of the warp's first group slot (the persistent kernels step it through the batch).
-    __device__ __forceinline__ group_place(int batch, long long first) {
+    __device__ __forceinline__ group_place(int batch) {
         const int lane = threadIdx.x & 31;
         warp = threadIdx.x >> 5;
         g = lane / N;
         i = lane - g * N;
         base_lane = g * N;
         mask = shape::per_warp == 1 ? shape::lanes : shape::lanes << base_lane;
+        const long long first = ((long long)blockIdx.x * Warps + warp) * shape::per_warp;
         b = first + g;
         valid = g < shape::per_warp && b < batch;
         runs = Together ? Whole || (g < shape::per_warp && first < batch) : valid;
@@ -252,10 +250,11 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Toge
 }
 
 // One group's matrix read from m, eliminated (getrf_eliminate; Pivot as there) and written back with its pivots.
-// The rows of a held in registers (load_row, or the prefetching kernel's copy) eliminated and written to m.
 template <class T, int N, int Warps, bool Rolled, bool Pivot>
-__device__ __forceinline__ void getrf_rows(const group_place<N, Warps> &at, T (&a)[N], T *m, long long ld, int *piv,
-                                           int *info, T (&bcast)[2][row_buffer_length<T, N>()]) {
+__device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
+                                            T (&bcast)[2][row_buffer_length<T, N>()]) {
+    T a[N];
+    load_row(at, m, ld, a);
     // The unrolled forms are launched with Pivot exactly when there is a pivot array, so pivoting is a
     // compile-time constant there (a run-time flag cost a branch region per step); the rolled form tests it.
     const bool pivoting = Pivot && (!Rolled || piv != nullptr);
@@ -267,13 +266,6 @@ __device__ __forceinline__ void getrf_rows(const group_place<N, Warps> &at, T (&
     if (pivoting) piv[at.i] = my_piv + 1;
     if (at.i == 0) *info = inf;
 }
-template <class T, int N, int Warps, bool Rolled, bool Pivot>
-__device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
-                                            T (&bcast)[2][row_buffer_length<T, N>()]) {
-    T a[N];
-    load_row(at, m, ld, a);
-    getrf_rows<T, N, Warps, Rolled, Pivot>(at, a, m, ld, piv, info, bcast);
-}
 
 // Resident blocks per multiprocessor that the launch bounds ask ptxas for (a register cap), where a few registers over
 // a threshold cost resident warps. On the H100 the register file is per sub-partition: a kernel keeps floor(512 /
@@ -284,17 +276,7 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // cost more than the warp gives). The scans, every entry tried and its speed-up: perf/NOTES.md, tenth, eleventh,
 // thirteenth and fourteenth rounds. No entry is 0, which ptxas takes as no minimum (1 changed the registers: double
 // complex n = 12 94 -> 110). Not the rolled getrf: capped it spilled.
-enum class capped_kernel {
-    getrf_pivot,
-    getrf_no_pivot,
-    matinv_gauss_jordan,
-    matinv_gauss_jordan_rolled,
-    getrs,
-    // the persistent forms (lu_registers.cuh, prefetch_capable): capped besides their kernel's entry, if any
-    getrf_pivot_prefetch,
-    getrf_no_pivot_prefetch,
-    matinv_gauss_jordan_prefetch
-};
+enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled, getrs };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
     int n;
@@ -303,10 +285,7 @@ struct register_cap {
 };
 constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
                         matinv_gj = capped_kernel::matinv_gauss_jordan,
-                        matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled, getrs_k = capped_kernel::getrs,
-                        getrf_p_pf = capped_kernel::getrf_pivot_prefetch,
-                        getrf_np_pf = capped_kernel::getrf_no_pivot_prefetch,
-                        matinv_gj_pf = capped_kernel::matinv_gauss_jordan_prefetch;
+                        matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled, getrs_k = capped_kernel::getrs;
 constexpr register_cap register_caps[] = {
     {'s', 15, getrf_p, 10}, {'s', 18, getrf_p, 11}, {'s', 22, getrf_p, 10}, {'s', 25, getrf_p, 10},
     {'s', 30, getrf_p, 9},
@@ -330,36 +309,12 @@ constexpr register_cap register_caps[] = {
     {'d', 30, getrs_k, 5}, {'d', 31, getrs_k, 5},
     {'c', 15, getrs_k, 8}, {'c', 16, getrs_k, 8}, {'c', 17, getrs_k, 7}, {'c', 20, getrs_k, 6}, {'c', 25, getrs_k, 5},
     {'z', 9, getrs_k, 7}, {'z', 10, getrs_k, 7}, {'z', 11, getrs_k, 6}, {'z', 12, getrs_k, 6}, {'z', 16, getrs_k, 5},
-    {'z', 22, getrs_k, 4}, {'z', 30, getrs_k, 3},
-    // the persistent forms held at their kernel's resident warps (experiment, round 15)
-    {'s', 17, getrf_p_pf, 12}, {'d', 17, getrf_p_pf, 8}, {'c', 18, getrf_p_pf, 8}, {'c', 22, getrf_p_pf, 7},
-    {'c', 26, getrf_p_pf, 6}, {'c', 27, getrf_p_pf, 6}, {'z', 18, getrf_p_pf, 4}, {'z', 19, getrf_p_pf, 4},
-    {'z', 31, getrf_p_pf, 3}, {'s', 17, matinv_gj_pf, 9}, {'s', 20, matinv_gj_pf, 8}, {'s', 21, matinv_gj_pf, 8},
-    {'s', 24, matinv_gj_pf, 7}, {'s', 25, matinv_gj_pf, 7}, {'s', 26, matinv_gj_pf, 7},
-    {'s', 28, matinv_gj_pf, 6}, {'s', 29, matinv_gj_pf, 6},
-    {'s', 32, matinv_gj_pf, 6}, {'d', 17, matinv_gj_pf, 7},
-    {'d', 21, matinv_gj_pf, 5}, {'d', 23, matinv_gj_pf, 5},
-    {'d', 28, matinv_gj_pf, 4},
-    {'d', 31, matinv_gj_pf, 4}, {'c', 17, matinv_gj_pf, 7},
-    {'c', 20, matinv_gj_pf, 5}, {'c', 21, matinv_gj_pf, 5}, {'c', 22, matinv_gj_pf, 5}, {'c', 23, matinv_gj_pf, 5},
-    {'c', 27, matinv_gj_pf, 4}, {'c', 29, matinv_gj_pf, 4}, {'z', 28, matinv_gj_pf, 3}, {'s', 17, getrf_np_pf, 12},
-    {'s', 18, getrf_np_pf, 12}, {'s', 19, getrf_np_pf, 12}, {'s', 20, getrf_np_pf, 12}, {'s', 21, getrf_np_pf, 12},
-    {'s', 22, getrf_np_pf, 12}, {'s', 23, getrf_np_pf, 10}, {'s', 24, getrf_np_pf, 10}, {'s', 26, getrf_np_pf, 10},
-    {'s', 27, getrf_np_pf, 10}, {'s', 29, getrf_np_pf, 10}, {'s', 31, getrf_np_pf, 9}, {'s', 32, getrf_np_pf, 9},
-    {'d', 19, getrf_np_pf, 8}, {'d', 20, getrf_np_pf, 8}, {'d', 23, getrf_np_pf, 7}, {'d', 24, getrf_np_pf, 7},
-    {'d', 28, getrf_np_pf, 6}, {'c', 17, getrf_np_pf, 9}, {'c', 19, getrf_np_pf, 8}, {'c', 20, getrf_np_pf, 8},
-    {'c', 21, getrf_np_pf, 8}, {'c', 23, getrf_np_pf, 7}, {'c', 24, getrf_np_pf, 7}, {'c', 25, getrf_np_pf, 7},
-    {'c', 27, getrf_np_pf, 6}, {'c', 28, getrf_np_pf, 6}, {'c', 29, getrf_np_pf, 6}, {'z', 22, getrf_np_pf, 4},
-    {'z', 23, getrf_np_pf, 4}, {'z', 32, getrf_np_pf, 3}
+    {'z', 22, getrs_k, 4}, {'z', 30, getrs_k, 3}
 };
 template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
     for (const register_cap &c : register_caps)
         if (c.prec == scalar_traits<T>::letter && c.n == N && c.kernel == k) return c.min_blocks;
     return 0;
-}
-template <class T, int N> constexpr int min_blocks_of(capped_kernel k, capped_kernel also) {
-    const int a = min_blocks_of<T, N>(k), b = min_blocks_of<T, N>(also);
-    return a > b ? a : b;
 }
 template <class T, int N, bool Rolled, bool Pivot> constexpr int getrf_min_blocks() {
     return Rolled ? 0 : min_blocks_of<T, N>(Pivot ? capped_kernel::getrf_pivot : capped_kernel::getrf_no_pivot);
@@ -437,10 +392,14 @@ __device__ __forceinline__ lane_scaler<T> matinv_pivot(const group_place<N, Warp
     return sc;
 }
 
-// The sweep of the rows of a held in registers; the inverse written to c.
 template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
-__device__ __forceinline__ void matinv_rows(const group_place<N, Warps, Together, Whole> &at, T (&a)[N], T *c,
-                                            long long ldc, int *info, T (&bcast)[2][row_buffer_length<T, N>()]) {
+__device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m,
+                                             long long lda, T *c, long long ldc, int *info,
+                                             T (&bcast)[2][row_buffer_length<T, N>()]) {
+
+    T a[N];
+    load_row(at, m, lda, a);
+
     int pos = at.i, my_step = 0, inf = 0;  // my_step: the step where this lane's row was the pivot
     lane_scaler<T> f;  // the scaler of the step where this lane's row was the pivot (deferred scaling)
     constexpr bool Deferred = Rolled || deferred_pivot_row_scaling<T, N>();
@@ -526,14 +485,6 @@ __device__ __forceinline__ void matinv_rows(const group_place<N, Warps, Together
     }
     if (at.i == 0) *info = inf;
 }
-template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
-__device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m,
-                                             long long lda, T *c, long long ldc, int *info,
-                                             T (&bcast)[2][row_buffer_length<T, N>()]) {
-    T a[N];
-    load_row(at, m, lda, a);
-    matinv_rows<T, N, Warps, Rolled>(at, a, c, ldc, info, bcast);
-}
 
 // The whole warp runs the group code (group_shape) only where no lane is spare, n = 8 and 16 (run 37: 1.01-1.04x);
 // with spare lanes this kernel took more registers (d 12, 14, c 12, z 12 lost a block: 0.87-0.97x) or ran
@@ -567,88 +518,6 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
         __syncthreads();
         tile_copy(C.base + first * N * N, tile, count);
     }
-}
-
-// ---- persistent forms: the next matrix's rows copied while this one is eliminated ----------------------------
-// With one matrix per warp (n >= 17) a warp of the kernels above waits for its rows from global memory before
-// its first step, with nothing of its own to do (ncu on the H100: long_scoreboard ~1 of ~11 stall cycles per
-// issue at getrf d 24). These forms launch only the blocks that reside on the device at once; each warp steps
-// through the batch, and each lane copies its row of the warp's next matrix into shared memory by asynchronous
-// copies (cp.async) while it eliminates the current one. A lane reads back only what it copied itself, so no
-// warp synchronization is needed for the buffer.
-template <int N> constexpr bool prefetch_capable() { return group_shape<N>::per_warp == 1; }
-// Shared memory of a block's next matrices (dynamic: only these forms pay it).
-template <class T, int N, int Warps> constexpr size_t prefetch_bytes() { return (size_t)Warps * N * N * sizeof(T); }
-
-// Row i of m into buf (column j at j * N + i, contiguous across the lanes), one commit group.
-template <class T, int N> __device__ __forceinline__ void copy_row_async(T *buf, const T *m, long long ld, int i) {
-    using R = real_t<T>;
-    constexpr int parts = sizeof(T) / sizeof(R);  // complex types part by part: their alignment is R's
-#pragma unroll
-    for (int j = 0; j < N; ++j) {
-        const R *src = reinterpret_cast<const R *>(m + i + j * ld);
-        const unsigned dst = (unsigned)__cvta_generic_to_shared(buf + j * N + i);
-#pragma unroll
-        for (int q = 0; q < parts; ++q)
-            asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst + q * (unsigned)sizeof(R)),
-                         "l"(src + q), "n"((int)sizeof(R))
-                         : "memory");
-    }
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-__device__ __forceinline__ void wait_rows_async() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
-
-// v, as a value the compiler cannot see through: what is computed from it stays inside the loop that asks for it
-// (hoisted out of the persistent loop, the copies' column offsets j * ld cost matinv d 24 22 registers).
-__device__ __forceinline__ int opaque(int v) {
-    asm volatile("" : "+r"(v));
-    return v;
-}
-
-// The warp's matrices b, b + step, ...: wait for b's rows, read them, start the copy of the next, run body.
-template <class T, int N, int Warps, class Body>
-__device__ __forceinline__ void persistent_rows(int batch, const batch_ref<const T> &src, Body body) {
-    extern __shared__ __align__(16) unsigned char prefetch_smem[];
-    T *next = reinterpret_cast<T *>(prefetch_smem) + (threadIdx.x >> 5) * N * N;
-    const long long step = (long long)gridDim.x * Warps;
-    group_place<N, Warps> at(batch, (long long)blockIdx.x * Warps + (threadIdx.x >> 5));
-    if (!at.valid) return;  // the lanes past n, and the warps past the batch
-    copy_row_async<T, N>(next, src[at.b], src.ld, at.i);
-    while (true) {
-        wait_rows_async();
-        T a[N];
-#pragma unroll
-        for (int j = 0; j < N; ++j) a[j] = next[j * N + at.i];
-        const long long b_next = at.b + step;
-        if (b_next < batch) copy_row_async<T, N>(next, src[b_next], opaque(src.ld), at.i);
-        body(at, a);
-        if (b_next >= batch) break;
-        at.b = b_next;
-        at.sync();  // the body's last reads of its pivot-row buffers before the next matrix's first stores
-    }
-}
-
-template <class T, int N, int Warps, bool Pivot>
-__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(Pivot ? getrf_p : getrf_np,
-                                                                   Pivot ? getrf_p_pf : getrf_np_pf))
-getrf_small_registers_prefetch(batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
-    static_assert(prefetch_capable<N>(), "one matrix per warp");
-    __shared__ __align__(16) T bcast[Warps][2][row_buffer_length<T, N>()];
-    const batch_ref<const T> src{A.base, A.ptrs, A.stride, A.ld};
-    persistent_rows<T, N, Warps>(batch, src, [&](const group_place<N, Warps> &at, T (&a)[N]) {
-        getrf_rows<T, N, Warps, false, Pivot>(at, a, A[at.b], opaque(A.ld), P.base ? P[at.b] : nullptr, info + at.b,
-                                              bcast[at.warp]);
-    });
-}
-
-template <class T, int N, int Warps>
-__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(matinv_gj, matinv_gj_pf))
-matinv_small_registers_prefetch(batch_ref<const T> A, batch_ref<T> C, int *info, int batch) {
-    static_assert(prefetch_capable<N>(), "one matrix per warp");
-    __shared__ __align__(16) T bcast[Warps][2][row_buffer_length<T, N>()];
-    persistent_rows<T, N, Warps>(batch, A, [&](const group_place<N, Warps> &at, T (&a)[N]) {
-        matinv_rows<T, N, Warps, false>(at, a, C[at.b], opaque(C.ld), info + at.b, bcast[at.warp]);
-    });
 }
 
 // ---- getri: inverse from the factors -------------------------------------------------------------------------
@@ -898,28 +767,6 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
 // 168 registers (three warps) 1.18x, so there it serves.
 template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 29; }
 
-// The persistent forms' grid: the blocks that reside at once (per_sm on each multiprocessor), at most `wanted`.
-template <class K> int resident_blocks_per_sm(K kernel, int threads, size_t smem) {
-    int per_sm = 0;
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) != cudaSuccess) {
-        cudaGetLastError();  // the launch reports what is wrong with the kernel
-        per_sm = 0;
-    }
-    return per_sm > 0 ? per_sm : 1;
-}
-inline unsigned persistent_grid(int per_sm, unsigned wanted) {
-    int device = 0, sms = 1;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-        cudaGetLastError();
-        sms = 1;
-    }
-    long long resident = (long long)per_sm * (sms > 0 ? sms : 1);
-    if (prefetch_max_blocks() > 0 && prefetch_max_blocks() < resident) resident = prefetch_max_blocks();
-    return (unsigned)(wanted < resident ? wanted : resident);
-}
-
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
         if (a.ipiv.base != nullptr ? thread_per_matrix_serves<T, N, thread_route::getrf>()
@@ -936,24 +783,6 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
         if (rolled_elimination<N>()) {
             getrf_small_registers<T, N, W, true, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
-            return;
-        }
-    }
-    if constexpr (prefetch_capable<N>()) {
-        if (prefetch_allowed()) {
-            constexpr size_t smem = prefetch_bytes<T, N, W>();
-            const unsigned wanted = blocks_for<N>(a.batch, W);
-            if (a.ipiv.base != nullptr) {
-                static const int per_sm =
-                    resident_blocks_per_sm(getrf_small_registers_prefetch<T, N, W, true>, W * 32, smem);
-                getrf_small_registers_prefetch<T, N, W, true><<<persistent_grid(per_sm, wanted), W * 32, smem, stream>>>(
-                    make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
-            } else {
-                static const int per_sm =
-                    resident_blocks_per_sm(getrf_small_registers_prefetch<T, N, W, false>, W * 32, smem);
-                getrf_small_registers_prefetch<T, N, W, false><<<persistent_grid(per_sm, wanted), W * 32, smem, stream>>>(
-                    make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
-            }
             return;
         }
     }
@@ -980,16 +809,6 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
         if (rolled_elimination<N>(matinv_rolled_by_default<T, N>())) {
             matinv_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
-            return;
-        }
-    }
-    if constexpr (prefetch_capable<N>()) {
-        if (prefetch_allowed()) {
-            constexpr size_t smem = prefetch_bytes<T, N, W>();
-            static const int per_sm = resident_blocks_per_sm(matinv_small_registers_prefetch<T, N, W>, W * 32, smem);
-            matinv_small_registers_prefetch<T, N, W><<<persistent_grid(per_sm, blocks_for<N>(a.batch, W)), W * 32,
-                                                       smem, stream>>>(make_batch_ref(a.A), make_batch_ref(a.C),
-                                                                       a.info, a.batch);
             return;
         }
     }
