@@ -179,6 +179,23 @@ bool staging_allowed() {
     return allowed;
 }
 
+bool prefetch_allowed() {
+    static const bool allowed = [] {
+        const char *v = std::getenv("SMALLLA_CUDA_PREFETCH");
+        return v == nullptr || std::strcmp(v, "0") != 0;
+    }();
+    return allowed;
+}
+
+int prefetch_max_blocks() {
+    static const int blocks = [] {
+        const char *v = std::getenv("SMALLLA_CUDA_PREFETCH_BLOCKS");
+        const int k = v == nullptr ? 0 : std::atoi(v);
+        return k > 0 ? k : 0;
+    }();
+    return blocks;
+}
+
 int rolled_override() {
     static const int forced = [] {
         const char *v = std::getenv("SMALLLA_CUDA_ROLLED");
