@@ -738,6 +738,18 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
 // right-hand side into shared memory by asynchronous copies (cp.async) while it solves the current one. A lane
 // reads back only what it copied itself, so the buffer needs no warp synchronization.
 template <int N> constexpr bool prefetch_capable() { return group_shape<N>::per_warp == 1; }
+// Where it serves by default: measured on the H100 against getrs_small_registers (run 62, getrf + getrs timed
+// together, ABBA; kept where >= 1.02x): s 25-32 1.03-1.05x, d 20-32 1.03-1.08x, c 23-31 1.02-1.04x, z 17-32
+// 1.02-1.09x. Below those orders (and c 32) it ran 0.96-1.01x: its registers (uncapped, below) cost more warps
+// there than the copies ahead gave back.
+template <class T, int N> constexpr bool getrs_prefetch_by_default() {
+    switch (scalar_traits<T>::letter) {
+    case 's': return N >= 25;
+    case 'd': return N >= 20;
+    case 'c': return N >= 23 && N <= 31;
+    default: return prefetch_capable<N>();
+    }
+}
 // Per warp: N x N factors and N right-hand-side entries (T), then N pivots (int), for every warp of the block.
 template <class T, int N, int Warps> constexpr size_t getrs_prefetch_bytes() {
     return (size_t)Warps * ((N * N + N) * sizeof(T) + N * sizeof(int));
@@ -959,7 +971,7 @@ template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cu
     }
     constexpr int W = warps_per_block<N>();
     if constexpr (prefetch_capable<N>()) {
-        if (prefetch_allowed()) {
+        if (prefetch_override() >= 0 ? prefetch_override() == 1 : getrs_prefetch_by_default<T, N>()) {
             constexpr size_t smem = getrs_prefetch_bytes<T, N, W>();
             static const int per_sm = resident_blocks_per_sm(getrs_small_registers_prefetch<T, N, W>, W * 32, smem);
             getrs_small_registers_prefetch<T, N, W><<<persistent_grid(per_sm, blocks_for<N>(a.batch, W)), W * 32, smem,

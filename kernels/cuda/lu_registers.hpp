@@ -41,10 +41,10 @@ int thread_per_matrix_max_n();
 // Defined in backend.cpp.
 int rolled_override();
 
-// SMALLLA_CUDA_PREFETCH from the environment: 0 turns off the persistent form of the lane-per-row getrs with one
-// matrix per warp (lu_registers.cuh, prefetch_capable), which serves otherwise (read once; a knob for the
-// benchmarks). Defined in backend.cpp.
-bool prefetch_allowed();
+// SMALLLA_CUDA_PREFETCH from the environment: 1 or 0 forces the persistent form of the lane-per-row getrs
+// (lu_registers.cuh, getrs_prefetch_by_default) on or off at every order where it exists, -1 when unset (read
+// once; a knob for the benchmarks). Defined in backend.cpp.
+int prefetch_override();
 // SMALLLA_CUDA_PREFETCH_BLOCKS from the environment: at most that many blocks for the persistent forms (0 when
 // unset: as many as reside at once). A test knob: a small grid makes every warp step through many matrices.
 int prefetch_max_blocks();

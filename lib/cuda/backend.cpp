@@ -179,12 +179,13 @@ bool staging_allowed() {
     return allowed;
 }
 
-bool prefetch_allowed() {
-    static const bool allowed = [] {
+int prefetch_override() {
+    static const int forced = [] {
         const char *v = std::getenv("SMALLLA_CUDA_PREFETCH");
-        return v == nullptr || std::strcmp(v, "0") != 0;
+        if (v == nullptr) return -1;
+        return std::strcmp(v, "1") == 0 ? 1 : (std::strcmp(v, "0") == 0 ? 0 : -1);
     }();
-    return allowed;
+    return forced;
 }
 
 int prefetch_max_blocks() {
