@@ -53,14 +53,16 @@ template <int N, int Warps, bool Together = group_shape<N>::together, bool Whole
     unsigned mask;
     long long b;
     bool valid, runs;
-    __device__ __forceinline__ group_place(int batch) {
+    __device__ __forceinline__ group_place(int batch)
+        : group_place(batch, ((long long)blockIdx.x * Warps + (threadIdx.x >> 5)) * shape::per_warp) {}
+    // first: the matrix of the warp's first group slot (a persistent kernel steps it through the batch).
+    __device__ __forceinline__ group_place(int batch, long long first) {
         const int lane = threadIdx.x & 31;
         warp = threadIdx.x >> 5;
         g = lane / N;
         i = lane - g * N;
         base_lane = g * N;
         mask = shape::per_warp == 1 ? shape::lanes : shape::lanes << base_lane;
-        const long long first = ((long long)blockIdx.x * Warps + warp) * shape::per_warp;
         b = first + g;
         valid = g < shape::per_warp && b < batch;
         runs = Together ? Whole || (g < shape::per_warp && first < batch) : valid;
@@ -627,6 +629,69 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
 // t-th entry of one right-hand side at a time. Both cases are a forward substitution with the lower part of M
 // then a backward one with its upper part; the unit diagonal is L's (lower for N, upper for T/C). The row
 // interchanges are applied before (N) or after (T/C) as one scatter through shared memory.
+// The solve of one group's right-hand sides from the factors held in a (row t of M), as described above.
+// my_piv() gives entry t of the pivot vector, 0-based (called only with pivoting), rhs() the right-hand sides'
+// column-major storage (called once the interchanges are known, as late as the registers want it); x0: the first
+// right-hand side's entry t when the caller has it already (have_x0), else it is read from rhs().
+template <class T, int N, class Place, class Piv, class Rhs>
+__device__ __forceinline__ void getrs_rows(const Place &at, bool notrans, bool pivoting, int nrhs, const T (&a)[N],
+                                           Piv my_piv, Rhs rhs, long long ldb, bool have_x0, T x0, T *xs, int *piv) {
+    const int t = at.i;
+    T diag = a[0];
+#pragma unroll
+    for (int j = 1; j < N; ++j)
+        if (j == t) diag = a[j];
+    const pivot_scaler<T> dsc(diag);  // x / U(t,t) without a division per step
+    // Where entry t goes under the interchanges: forward order before the N solve, reverse after T/C.
+    int d = t;
+    if (pivoting) {
+        piv[t] = my_piv();
+        at.sync();
+        if (notrans) {
+#pragma unroll
+            for (int k = 0; k < N; ++k) {
+                const int p = piv[k];
+                if (p != k && p >= 0 && p < N) d = d == k ? p : (d == p ? k : d);
+            }
+        } else {
+#pragma unroll
+            for (int k = N - 1; k >= 0; --k) {
+                const int p = piv[k];
+                if (p != k && p >= 0 && p < N) d = d == k ? p : (d == p ? k : d);
+            }
+        }
+    }
+    T *bm = rhs();
+    for (int r = 0; r < nrhs; ++r) {
+        T x = have_x0 && r == 0 ? x0 : at.valid ? bm[t + r * ldb] : T(real_t<T>(0));
+        if (notrans && pivoting) {
+            at.sync();
+            xs[d] = x;
+            at.sync();
+            x = xs[t];
+        }
+#pragma unroll
+        for (int j = 0; j < N; ++j) {  // lower part of M, unit for op N
+            if (!notrans && t == j) x = dsc.divide(x);
+            const T xj = at.shfl_from(x, at.base_lane + j);
+            if (t > j) x = minus_product(x, a[j], xj);
+        }
+#pragma unroll
+        for (int j = N - 1; j >= 0; --j) {  // upper part of M, unit for op T/C
+            if (notrans && t == j) x = dsc.divide(x);
+            const T xj = at.shfl_from(x, at.base_lane + j);
+            if (t < j) x = minus_product(x, a[j], xj);
+        }
+        if (!notrans && pivoting) {
+            at.sync();
+            xs[d] = x;
+            at.sync();
+            x = xs[t];
+        }
+        if (at.valid) bm[t + r * ldb] = x;
+    }
+}
+
 template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(capped_kernel::getrs))
 getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A, pivots_ref<const int> P,
@@ -659,61 +724,100 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
 #pragma unroll
         for (int j = 0; j < N; ++j) a[j] = maybe_conj(m[j + t * lda], conjugate);
     }
-    T diag = a[0];
-#pragma unroll
-    for (int j = 1; j < N; ++j)
-        if (j == t) diag = a[j];
-    const pivot_scaler<T> dsc(diag);  // x / U(t,t) without a division per step
-    // Where entry t goes under the interchanges: forward order before the N solve, reverse after T/C.
-    int d = t;
-    if (P.base != nullptr) {
-        int *piv = pbuf[at.warp][at.g];
-        piv[t] = at.valid ? P[at.b][t] - 1 : t;
-        at.sync();
-        if (notrans) {
-#pragma unroll
-            for (int k = 0; k < N; ++k) {
-                const int p = piv[k];
-                if (p != k && p >= 0 && p < N) d = d == k ? p : (d == p ? k : d);
-            }
-        } else {
-#pragma unroll
-            for (int k = N - 1; k >= 0; --k) {
-                const int p = piv[k];
-                if (p != k && p >= 0 && p < N) d = d == k ? p : (d == p ? k : d);
-            }
-        }
+    getrs_rows<T, N>(
+        at, notrans, P.base != nullptr, nrhs, a, [&] { return at.valid ? P[at.b][t] - 1 : t; },
+        [&] { return at.valid ? B[at.b] : nullptr; }, B.ld, false, T(real_t<T>(0)), xbuf[at.warp][at.g],
+        pbuf[at.warp][at.g]);
+}
+
+// ---- getrs's persistent form: the next matrix's factors copied while this one is solved -----------------------
+// getrs with one matrix per warp (n >= 17) waits on global memory: ncu on the H100 (run 61) puts long_scoreboard
+// first, 4.8-7.2 stall cycles per issue at n = 17-32, with the shared-memory pipe little used (short_scoreboard
+// ~1). Here the grid is the blocks that reside at once; each warp steps through the batch, and each lane copies
+// its row (op N) or column (op T/C) of the next matrix's factors, its pivot and its entry of the first
+// right-hand side into shared memory by asynchronous copies (cp.async) while it solves the current one. A lane
+// reads back only what it copied itself, so the buffer needs no warp synchronization.
+template <int N> constexpr bool prefetch_capable() { return group_shape<N>::per_warp == 1; }
+// Where it serves by default: measured on the H100 against getrs_small_registers (run 62, getrf + getrs timed
+// together, ABBA; kept where >= 1.02x): s 25-32 1.03-1.05x, d 20-32 1.03-1.08x, c 23-31 1.02-1.04x, z 17-32
+// 1.02-1.09x. Below those orders (and c 32) it ran 0.96-1.01x: its registers (uncapped, below) cost more warps
+// there than the copies ahead gave back.
+template <class T, int N> constexpr bool getrs_prefetch_by_default() {
+    switch (scalar_traits<T>::letter) {
+    case 's': return N >= 25;
+    case 'd': return N >= 20;
+    case 'c': return N >= 23 && N <= 31;
+    default: return prefetch_capable<N>();
     }
-    T *xs = xbuf[at.warp][at.g];
-    T *bm = at.valid ? B[at.b] : nullptr;
-    const long long ldb = B.ld;
-    for (int r = 0; r < nrhs; ++r) {
-        T x = at.valid ? bm[t + r * ldb] : T(real_t<T>(0));
-        if (notrans && P.base != nullptr) {
-            at.sync();
-            xs[d] = x;
-            at.sync();
-            x = xs[t];
-        }
+}
+// Per warp: N x N factors and N right-hand-side entries (T), then N pivots (int), for every warp of the block.
+template <class T, int N, int Warps> constexpr size_t getrs_prefetch_bytes() {
+    return (size_t)Warps * ((N * N + N) * sizeof(T) + N * sizeof(int));
+}
+// One element from global to shared memory, in pieces of its alignment (complex types part by part).
+template <class S> __device__ __forceinline__ void copy_async(S *dst, const S *src) {
+    constexpr int part = alignof(S) < 16 ? (int)alignof(S) : 16;
+    static_assert(part == 4 || part == 8 || part == 16, "cp.async copies 4, 8 or 16 bytes");
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    const char *s = reinterpret_cast<const char *>(src);
 #pragma unroll
-        for (int j = 0; j < N; ++j) {  // lower part of M, unit for op N
-            if (!notrans && t == j) x = dsc.divide(x);
-            const T xj = at.shfl_from(x, at.base_lane + j);
-            if (t > j) x = minus_product(x, a[j], xj);
-        }
+    for (int q = 0; q < (int)(sizeof(S) / part); ++q)
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d + q * part), "l"(s + q * part), "n"(part)
+                     : "memory");
+}
+__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void wait_copies() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
+// v, as a value the compiler cannot see through: what is computed from it stays inside the loop that asks for it.
+__device__ __forceinline__ int opaque(int v) {
+    asm volatile("" : "+r"(v));
+    return v;
+}
+
+// Not capped as getrs_small_registers is: the copies ahead, not resident warps, hide the loads here, and at the
+// caps ptxas spilled 36-128 bytes (d 17-31).
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32)
+getrs_small_registers_prefetch(smallla_operation_t trans, int nrhs, batch_ref<const T> A, pivots_ref<const int> P,
+                               batch_ref<T> B, int batch) {
+    static_assert(prefetch_capable<N>(), "one matrix per warp");
+    __shared__ T xbuf[Warps][N];
+    __shared__ int pbuf[Warps][N];
+    extern __shared__ __align__(16) unsigned char prefetch_smem[];
+    const int warp = threadIdx.x >> 5;
+    T *const next = reinterpret_cast<T *>(prefetch_smem) + warp * (N * N + N);
+    int *const next_piv = reinterpret_cast<int *>(reinterpret_cast<T *>(prefetch_smem) + Warps * (N * N + N)) + warp * N;
+    const bool notrans = trans == SMALLLA_OP_N, conjugate = trans == SMALLLA_OP_C;
+    const bool pivoting = P.base != nullptr;
+    const long long step = (long long)gridDim.x * Warps;
+    group_place<N, Warps> at(batch, (long long)blockIdx.x * Warps + warp);
+    if (!at.valid) return;  // the lanes past n, and the warps past the batch
+    const int t = at.i;
+    const auto copy = [&](long long b) {
+        const T *m = A[b];
+        const int lda = opaque(A.ld);
+        const long long rs = notrans ? 1 : lda, cs = notrans ? lda : 1;  // entry j of row/column t: t rs + j cs
 #pragma unroll
-        for (int j = N - 1; j >= 0; --j) {  // upper part of M, unit for op T/C
-            if (notrans && t == j) x = dsc.divide(x);
-            const T xj = at.shfl_from(x, at.base_lane + j);
-            if (t < j) x = minus_product(x, a[j], xj);
-        }
-        if (!notrans && P.base != nullptr) {
-            at.sync();
-            xs[d] = x;
-            at.sync();
-            x = xs[t];
-        }
-        if (at.valid) bm[t + r * ldb] = x;
+        for (int j = 0; j < N; ++j) copy_async(next + j * N + t, m + t * rs + j * cs);
+        if (nrhs > 0) copy_async(next + N * N + t, B[b] + t);
+        if (pivoting) copy_async(next_piv + t, P[b] + t);
+        commit_copies();
+    };
+    copy(at.b);
+    while (true) {
+        wait_copies();
+        T a[N];
+#pragma unroll
+        for (int j = 0; j < N; ++j) a[j] = notrans ? next[j * N + t] : maybe_conj(next[j * N + t], conjugate);
+        const T x0 = next[N * N + t];
+        const int my_piv = pivoting ? next_piv[t] - 1 : t;
+        const long long b_next = at.b + step;
+        if (b_next < batch) copy(b_next);
+        getrs_rows<T, N>(
+            at, notrans, pivoting, nrhs, a, [&] { return my_piv; }, [&] { return B[at.b]; }, opaque(B.ld), true, x0,
+            xbuf[warp], pbuf[warp]);
+        if (b_next >= batch) break;
+        at.b = b_next;
+        at.sync();  // the last reads of xbuf and pbuf before the next matrix's first stores
     }
 }
 
@@ -766,6 +870,28 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
 // n = 32); the rolled sweep, 8 steps per pass (~57 KB), ran 1.33x and 1.67x at 31 and 32 (run 47), and at 29 in
 // 168 registers (three warps) 1.18x, so there it serves.
 template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 29; }
+
+// The persistent form's grid: the blocks that reside at once (per_sm on each multiprocessor), at most `wanted`.
+template <class K> int resident_blocks_per_sm(K kernel, int threads, size_t smem) {
+    int per_sm = 0;
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) != cudaSuccess) {
+        cudaGetLastError();  // the launch reports what is wrong with the kernel
+        per_sm = 0;
+    }
+    return per_sm > 0 ? per_sm : 1;
+}
+inline unsigned persistent_grid(int per_sm, unsigned wanted) {
+    int device = 0, sms = 1;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+        cudaGetLastError();
+        sms = 1;
+    }
+    long long resident = (long long)per_sm * (sms > 0 ? sms : 1);
+    if (prefetch_max_blocks() > 0 && prefetch_max_blocks() < resident) resident = prefetch_max_blocks();
+    return (unsigned)(wanted < resident ? wanted : resident);
+}
 
 template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
     if constexpr (thread_kernel_exists<T, N>()) {
@@ -844,6 +970,16 @@ template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cu
         }
     }
     constexpr int W = warps_per_block<N>();
+    if constexpr (prefetch_capable<N>()) {
+        if (prefetch_override() >= 0 ? prefetch_override() == 1 : getrs_prefetch_by_default<T, N>()) {
+            constexpr size_t smem = getrs_prefetch_bytes<T, N, W>();
+            static const int per_sm = resident_blocks_per_sm(getrs_small_registers_prefetch<T, N, W>, W * 32, smem);
+            getrs_small_registers_prefetch<T, N, W><<<persistent_grid(per_sm, blocks_for<N>(a.batch, W)), W * 32, smem,
+                                                      stream>>>(a.trans, a.nrhs, make_batch_ref(a.A),
+                                                                make_pivots_ref(a.ipiv), make_batch_ref(a.B), a.batch);
+            return;
+        }
+    }
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
     getrs_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
         a.trans, a.nrhs, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.B), a.batch, staged);

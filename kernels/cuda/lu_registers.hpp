@@ -41,6 +41,14 @@ int thread_per_matrix_max_n();
 // Defined in backend.cpp.
 int rolled_override();
 
+// SMALLLA_CUDA_PREFETCH from the environment: 1 or 0 forces the persistent form of the lane-per-row getrs
+// (lu_registers.cuh, getrs_prefetch_by_default) on or off at every order where it exists, -1 when unset (read
+// once; a knob for the benchmarks). Defined in backend.cpp.
+int prefetch_override();
+// SMALLLA_CUDA_PREFETCH_BLOCKS from the environment: at most that many blocks for the persistent forms (0 when
+// unset: as many as reside at once). A test knob: a small grid makes every warp step through many matrices.
+int prefetch_max_blocks();
+
 // The orders instantiated, in two halves per precision (the second half is the expensive one to compile).
 #define SMALLLA_ORDERS_1_16(M, T)                                                                               \
     M(T, 1) M(T, 2) M(T, 3) M(T, 4) M(T, 5) M(T, 6) M(T, 7) M(T, 8) M(T, 9) M(T, 10) M(T, 11) M(T, 12) M(T, 13) \

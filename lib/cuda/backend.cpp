@@ -179,12 +179,29 @@ bool staging_allowed() {
     return allowed;
 }
 
-int rolled_override() {
-    static const int forced = [] {
-        const char *v = std::getenv("SMALLLA_CUDA_ROLLED");
-        if (v == nullptr) return -1;
-        return std::strcmp(v, "1") == 0 ? 1 : (std::strcmp(v, "0") == 0 ? 0 : -1);
+// An on/off knob from the environment: 1 or 0 when set to "1" or "0", else -1.
+static int on_off_knob(const char *name) {
+    const char *v = std::getenv(name);
+    if (v == nullptr) return -1;
+    return std::strcmp(v, "1") == 0 ? 1 : (std::strcmp(v, "0") == 0 ? 0 : -1);
+}
+
+int prefetch_override() {
+    static const int forced = on_off_knob("SMALLLA_CUDA_PREFETCH");
+    return forced;
+}
+
+int prefetch_max_blocks() {
+    static const int blocks = [] {
+        const char *v = std::getenv("SMALLLA_CUDA_PREFETCH_BLOCKS");
+        const int k = v == nullptr ? 0 : std::atoi(v);
+        return k > 0 ? k : 0;
     }();
+    return blocks;
+}
+
+int rolled_override() {
+    static const int forced = on_off_knob("SMALLLA_CUDA_ROLLED");
     return forced;
 }
 
