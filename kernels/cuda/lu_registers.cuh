@@ -871,11 +871,17 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
 // 168 registers (three warps) 1.18x, so there it serves.
 template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 29; }
 
+// smem bytes of dynamic shared memory allowed for kernel on the current device: per launch, since the attribute
+// belongs to the device, and whatever smem is, since the default 48 KB bounds the static and dynamic bytes
+// together (double complex getrs at n = 27: 48816 dynamic and 2160 static bytes; n = 32: 68096 dynamic).
+template <class K> void allow_dynamic_shared(K kernel, size_t smem) {
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+}
 // The persistent form's grid: the blocks that reside at once (per_sm on each multiprocessor), at most `wanted`.
+// per_sm is asked once per kernel (on the device of the first launch; elsewhere only the grid's size is off).
 template <class K> int resident_blocks_per_sm(K kernel, int threads, size_t smem) {
     int per_sm = 0;
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) != cudaSuccess) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) != cudaSuccess) {
         cudaGetLastError();  // the launch reports what is wrong with the kernel
         per_sm = 0;
     }
@@ -973,6 +979,7 @@ template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cu
     if constexpr (prefetch_capable<N>()) {
         if (prefetch_override() >= 0 ? prefetch_override() == 1 : getrs_prefetch_by_default<T, N>()) {
             constexpr size_t smem = getrs_prefetch_bytes<T, N, W>();
+            allow_dynamic_shared(getrs_small_registers_prefetch<T, N, W>, smem);
             static const int per_sm = resident_blocks_per_sm(getrs_small_registers_prefetch<T, N, W>, W * 32, smem);
             getrs_small_registers_prefetch<T, N, W><<<persistent_grid(per_sm, blocks_for<N>(a.batch, W)), W * 32, smem,
                                                       stream>>>(a.trans, a.nrhs, make_batch_ref(a.A),

@@ -45,7 +45,7 @@ int rolled_override();
 // (lu_registers.cuh, getrs_prefetch_by_default) on or off at every order where it exists, -1 when unset (read
 // once; a knob for the benchmarks). Defined in backend.cpp.
 int prefetch_override();
-// SMALLLA_CUDA_PREFETCH_BLOCKS from the environment: at most that many blocks for the persistent forms (0 when
+// SMALLLA_CUDA_PREFETCH_BLOCKS from the environment: at most that many blocks for getrs's persistent form (0 when
 // unset: as many as reside at once). A test knob: a small grid makes every warp step through many matrices.
 int prefetch_max_blocks();
 

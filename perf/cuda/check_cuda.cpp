@@ -6,6 +6,7 @@
 // (||A||_1 ||X||_1 n eps)); every element outside the matrices untouched. Inputs include
 // random matrices, exact pivot ties, a zero column (info > 0) and NaN. Prints one line per failure and a
 // summary; exit status 0 only when everything passed, 77 when there is no CUDA device (skipped).
+// SMALLLA_CHECK_ALL_DEVICES=1 runs the sweep on every device in turn, in one process.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -444,17 +445,28 @@ int main(int argc, char **argv) {
         orders.clear();
         for (int i = 1; i < argc; ++i) orders.push_back(std::atoi(argv[i]));
     }
-    smallla_handle_t hh, hc;
-    if (smallla_create(&hh, SMALLLA_BACKEND_HOST) != SMALLLA_SUCCESS || smallla_create(&hc, SMALLLA_BACKEND_CUDA) != SMALLLA_SUCCESS) {
-        std::printf("cannot create handles: %s\n", smallla_last_error(nullptr));
-        return 1;
+    // SMALLLA_CHECK_ALL_DEVICES=1: the sweep on every device in turn, in one process (what the library keeps per
+    // kernel from its first launch must hold on the others).
+    const char *all = std::getenv("SMALLLA_CHECK_ALL_DEVICES");
+    const int devices = all != nullptr && std::strcmp(all, "1") == 0 ? count : 1;
+    for (int d = 0; d < devices; ++d) {
+        if (devices > 1) {
+            CHECK_CUDA(cudaSetDevice(d));
+            std::printf("device %d of %d\n", d, devices);
+        }
+        smallla_handle_t hh, hc;
+        if (smallla_create(&hh, SMALLLA_BACKEND_HOST) != SMALLLA_SUCCESS ||
+            smallla_create(&hc, SMALLLA_BACKEND_CUDA) != SMALLLA_SUCCESS) {
+            std::printf("cannot create handles: %s\n", smallla_last_error(nullptr));
+            return 1;
+        }
+        run_precision<float>(hh, hc, orders);
+        run_precision<double>(hh, hc, orders);
+        run_precision<smallla_complex_float>(hh, hc, orders);
+        run_precision<smallla_complex_double>(hh, hc, orders);
+        smallla_destroy(hh);
+        smallla_destroy(hc);
     }
-    run_precision<float>(hh, hc, orders);
-    run_precision<double>(hh, hc, orders);
-    run_precision<smallla_complex_float>(hh, hc, orders);
-    run_precision<smallla_complex_double>(hh, hc, orders);
-    smallla_destroy(hh);
-    smallla_destroy(hc);
     std::printf("%s: %d checks, %d failures, %d pivot differences at near-ties (0 < gap <= n eps)\n",
                 failures ? "FAILED" : "PASSED", checks, failures, near_ties);
     return failures ? 1 : 0;
