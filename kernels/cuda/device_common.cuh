@@ -140,6 +140,28 @@ __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 enum class tiny_scale { branch, select };
 template <class R> __device__ __forceinline__ R real_part(R x) { return x; }
 template <class R> __device__ __forceinline__ R real_part(complex<R> x) { return x.re; }
+// An empty statement that needs x: x is computed where this stands in the code, not sunk to its first use
+// (the compiler moved a lane's early reciprocal into the branch where the pivot lane publishes it, after the
+// search, run 69).
+__device__ __forceinline__ void computed_here(float x) { asm volatile("" ::"f"(x)); }
+__device__ __forceinline__ void computed_here(double x) { asm volatile("" ::"d"(x)); }
+template <class R> __device__ __forceinline__ void computed_here(complex<R> x) {
+    computed_here(x.re);
+    computed_here(x.im);
+}
+// x, unknown to the compiler: a select between x and a constant stays a select of the input (folded, the select
+// went after the reciprocal, which then took the slow path on a zero anyway, run 69).
+__device__ __forceinline__ float opaque_value(float x) {
+    asm("" : "+f"(x));
+    return x;
+}
+__device__ __forceinline__ double opaque_value(double x) {
+    asm("" : "+d"(x));
+    return x;
+}
+template <class R> __device__ __forceinline__ complex<R> opaque_value(complex<R> x) {
+    return {opaque_value(x.re), opaque_value(x.im)};
+}
 // Entries of T that pivot_scaler::publish takes, in whole 16-byte chunks.
 template <class T> constexpr int scaler_entries() { return int((2 * sizeof(T) + 15) / 16 * 16 / sizeof(T)); }
 template <class R> __device__ __forceinline__ R tiny_pivot_scale();
@@ -172,7 +194,8 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
         static_assert(How == tiny_scale::select, "the lane-per-row form");
         zero = is_zero(p);
         s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
-        recip = reciprocal(wanted && !zero ? s * p : T(R(1)));
+        recip = reciprocal(opaque_value(wanted && !zero ? s * p : T(R(1))));
+        computed_here(recip);
     }
     // The scaler handed from the pivot lane to the others of its group through shared memory, so that the
     // reciprocal is formed before the step's sync, by the lane that holds the pivot, instead of after it by
