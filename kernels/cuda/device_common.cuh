@@ -90,29 +90,20 @@ __device__ __forceinline__ unsigned select_bits(bool p, unsigned a, unsigned b) 
 // branches: the float key's branch region (BSSY, BSYNC, a branch and moves per step) cost more issue slots than
 // the few selects it skipped (s 24: 86-95 -> 82-93 instructions per step; perf/NOTES.md, eleventh round).
 // Group: the group's reductions (max and min of an unsigned over its lanes; group_place in lu_registers.cuh).
-// meanwhile(): work of the caller's that does not depend on the search, placed right after the first reduction
-// is issued so that its latency overlaps the reduction's (the lane-per-row kernels' own reciprocals).
-struct nothing_meanwhile {
-    __device__ __forceinline__ void operator()() const {}
-};
-template <class Group, class Meanwhile = nothing_meanwhile>
-__device__ __forceinline__ int select_pivot(const Group &grp, float v, bool candidate, bool at_k, int pos,
-                                            Meanwhile meanwhile = {}) {
+template <class Group>
+__device__ __forceinline__ int select_pivot(const Group &grp, float v, bool candidate, bool at_k, int pos) {
     const unsigned nan_key = select_bits(at_k, 0xffffffffu, 0u);
     const unsigned key = select_bits(candidate, select_bits(v != v, nan_key, __float_as_uint(v) + 1u), 0u);
     const unsigned top = grp.max(key);
-    meanwhile();
     return (int)grp.min(key == top ? (unsigned)pos : 0xffffffffu);
 }
-template <class Group, class Meanwhile = nothing_meanwhile>
-__device__ __forceinline__ int select_pivot(const Group &grp, double v, bool candidate, bool at_k, int pos,
-                                            Meanwhile meanwhile = {}) {
+template <class Group>
+__device__ __forceinline__ int select_pivot(const Group &grp, double v, bool candidate, bool at_k, int pos) {
     const bool nan = v != v;
     const unsigned nan_key = at_k ? 0xffffffffu : 0u;
     const unsigned hi = candidate ? (nan ? nan_key : (unsigned)__double2hiint(v) + 1u) : 0u;
     const unsigned lo = candidate ? (nan ? nan_key : (unsigned)__double2loint(v)) : 0u;
     const unsigned top_hi = grp.max(hi);
-    meanwhile();
     const unsigned top_lo = grp.max(hi == top_hi ? lo : 0u);
     return (int)grp.min((hi == top_hi && lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
@@ -138,32 +129,6 @@ __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 //    getrf ran 2-13% faster (d5f8fe8 against 3aed96b in one run; for complex p, where the two tests disagree,
 //    both scalings are exact up to rounding).
 enum class tiny_scale { branch, select };
-template <class R> __device__ __forceinline__ R real_part(R x) { return x; }
-template <class R> __device__ __forceinline__ R real_part(complex<R> x) { return x.re; }
-// An empty statement that needs x: x is computed where this stands in the code, not sunk to its first use
-// (the compiler moved a lane's early reciprocal into the branch where the pivot lane publishes it, after the
-// search, run 69).
-__device__ __forceinline__ void computed_here(float x) { asm volatile("" ::"f"(x)); }
-__device__ __forceinline__ void computed_here(double x) { asm volatile("" ::"d"(x)); }
-template <class R> __device__ __forceinline__ void computed_here(complex<R> x) {
-    computed_here(x.re);
-    computed_here(x.im);
-}
-// x, unknown to the compiler: a select between x and a constant stays a select of the input (folded, the select
-// went after the reciprocal, which then took the slow path on a zero anyway, run 69).
-__device__ __forceinline__ float opaque_value(float x) {
-    asm("" : "+f"(x));
-    return x;
-}
-__device__ __forceinline__ double opaque_value(double x) {
-    asm("" : "+d"(x));
-    return x;
-}
-template <class R> __device__ __forceinline__ complex<R> opaque_value(complex<R> x) {
-    return {opaque_value(x.re), opaque_value(x.im)};
-}
-// Entries of T that pivot_scaler::publish takes, in whole 16-byte chunks.
-template <class T> constexpr int scaler_entries() { return int((2 * sizeof(T) + 15) / 16 * 16 / sizeof(T)); }
 template <class R> __device__ __forceinline__ R tiny_pivot_scale();
 template <> __device__ __forceinline__ float tiny_pivot_scale<float>() { return 0x1p64f; }
 template <> __device__ __forceinline__ double tiny_pivot_scale<double>() { return 0x1p600; }
@@ -186,32 +151,6 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
             }
         }
         recip = reciprocal(s * p);
-    }
-    // The same scaler where it may not be wanted (a lane's own entry during the pivot search, lane-per-row
-    // kernels): where not wanted or zero, the reciprocal is of 1, so that no lane takes the division's slow path
-    // (on a zero, say) that the rest of the warp would wait for. zero and s are p's either way.
-    __device__ __forceinline__ pivot_scaler(T p, bool wanted) {
-        static_assert(How == tiny_scale::select, "the lane-per-row form");
-        zero = is_zero(p);
-        s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
-        recip = reciprocal(opaque_value(wanted && !zero ? s * p : T(R(1))));
-        computed_here(recip);
-    }
-    // The scaler handed from the pivot lane to the others of its group through shared memory, so that the
-    // reciprocal is formed before the step's sync, by the lane that holds the pivot, instead of after it by
-    // every lane (the lane-per-row kernels: every lane forms its own entry's scaler during the pivot search,
-    // and the pivot's lane publishes its own). Two entries of T at a 16-byte aligned slot: 1/(s p), then s,
-    // with s = 0 marking an exactly zero pivot (s is never 0 otherwise). The values are those the pivot gives.
-    __device__ __forceinline__ void publish(T *slot) const {
-        slot[0] = recip;
-        slot[1] = T(zero ? R(0) : s);
-    }
-    __device__ __forceinline__ static pivot_scaler received(const T *slot) {
-        pivot_scaler c;
-        c.recip = slot[0];
-        c.s = real_part(slot[1]);
-        c.zero = c.s == R(0);
-        return c;
     }
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }
     // The multiplier of a row below the pivot as getf2 forms it; left alone when the pivot is exactly zero

@@ -148,21 +148,16 @@ template <class T, class S> __device__ __forceinline__ void tile_copy(T *dst, co
 template <class T, int N> constexpr int row_buffer_length() {
     return int((N * sizeof(T) + 15) / 16 * 16 / sizeof(T));
 }
-// getrf's and matinv's buffer per step: the pivot row, then the pivot's scaler (pivot_scaler::publish).
-template <class T, int N> constexpr int pivot_buffer_length() { return row_buffer_length<T, N>() + scaler_entries<T>(); }
-template <class T, int N> __device__ __forceinline__ T *scaler_slot(T *buf) { return buf + row_buffer_length<T, N>(); }
 
 // The lane-per-row getrf and matinv choose the tiny-pivot scale by a select, not a branch (pivot_scaler).
 template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
 
 // Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
 // and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
-// mine: set to the scaler of the lane's own entry akk while the search's first reduction is in flight (a
-// reciprocal's latency off the step's chain: only the pivot lane's is used, published through shared memory).
 template <class T, int N, int Warps, bool Together, bool Whole>
 __device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Together, Whole> &at, T akk, int k, int &pos,
-                                               bool &is_piv, lane_scaler<T> &mine) {
-    const int ppos = select_pivot(at, abs1(akk), pos >= k, pos == k, pos, [&] { mine = lane_scaler<T>(akk, pos >= k); });
+                                               bool &is_piv) {
+    const int ppos = select_pivot(at, abs1(akk), pos >= k, pos == k, pos);
     is_piv = pos == ppos;
     if (is_piv) pos = k;
     else if (pos == k) pos = ppos;
@@ -179,7 +174,7 @@ __device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Toget
 template <int S, int W, class T, int N, int Warps, bool Together, bool Whole>
 __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps, Together, Whole> &at, T (&a)[N],
                                                    bool pivoting, int &pos, int &my_piv, int &inf,
-                                                   T (&bcast)[2][pivot_buffer_length<T, N>()]) {
+                                                   T (&bcast)[2][row_buffer_length<T, N>()]) {
     if constexpr (S < N) {
         constexpr int E = S + W < N ? S + W : N;
 #pragma unroll 1
@@ -190,19 +185,16 @@ __device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps, T
                 if (j == k) akk = a[j];
             bool is_piv = at.i == k;
             int ppos = k;
-            lane_scaler<T> mine;
-            if (pivoting) ppos = lazy_pivot_step(at, akk, k, pos, is_piv, mine);
-            else mine = lane_scaler<T>(akk, at.i == k);
+            if (pivoting) ppos = lazy_pivot_step(at, akk, k, pos, is_piv);
             if (at.i == k) my_piv = ppos;
             T *buf = bcast[k & 1];
             if (is_piv) {
 #pragma unroll
                 for (int j = S; j < N; ++j)
-                    if (j > k) buf[j] = a[j];
-                mine.publish(scaler_slot<T, N>(buf));
+                    if (j >= k) buf[j] = a[j];
             }
             at.sync();
-            const lane_scaler<T> s = lane_scaler<T>::received(scaler_slot<T, N>(buf));
+            const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {
                 const T l = s.multiplier(akk);
@@ -228,7 +220,7 @@ constexpr int rolled_segment = 8;
 template <class T, int N, int Warps, bool Rolled, bool Pivot, bool Together, bool Whole>
 __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Together, Whole> &at, T (&a)[N],
                                                 bool pivoting, int &pos, int &my_piv, int &inf,
-                                                T (&bcast)[2][pivot_buffer_length<T, N>()]) {
+                                                T (&bcast)[2][row_buffer_length<T, N>()]) {
     pos = at.i;
     my_piv = at.i;
     inf = 0;
@@ -239,24 +231,15 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Toge
         for (int k = 0; k < N; ++k) {
             bool is_piv = at.i == k;
             int ppos = k;
+            if (Pivot && pivoting) ppos = lazy_pivot_step(at, a[k], k, pos, is_piv);
+            if (at.i == k) my_piv = ppos;
             T *buf = bcast[k & 1];
-            if constexpr (Pivot) {
-                // The pivot's scaler comes formed from its lane (lazy_pivot_step's mine), not from buf[k]. The
-                // unrolled form is launched with Pivot exactly when it pivots (getrf_group).
-                lane_scaler<T> mine;
-                ppos = lazy_pivot_step(at, a[k], k, pos, is_piv, mine);
-                if (is_piv) {
-#pragma unroll
-                    for (int j = k + 1; j < N; ++j) buf[j] = a[j];
-                    mine.publish(scaler_slot<T, N>(buf));
-                }
-            } else if (is_piv) {
+            if (is_piv) {
 #pragma unroll
                 for (int j = k; j < N; ++j) buf[j] = a[j];
             }
-            if (at.i == k) my_piv = ppos;
             at.sync();
-            const lane_scaler<T> s = Pivot ? lane_scaler<T>::received(scaler_slot<T, N>(buf)) : lane_scaler<T>(buf[k]);
+            const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
             if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
                 const T l = s.multiplier(a[k]);
@@ -271,7 +254,7 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Toge
 // One group's matrix read from m, eliminated (getrf_eliminate; Pivot as there) and written back with its pivots.
 template <class T, int N, int Warps, bool Rolled, bool Pivot>
 __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
-                                            T (&bcast)[2][pivot_buffer_length<T, N>()]) {
+                                            T (&bcast)[2][row_buffer_length<T, N>()]) {
     T a[N];
     load_row(at, m, ld, a);
     // The unrolled forms are launched with Pivot exactly when there is a pivot array, so pivoting is a
@@ -344,7 +327,7 @@ __global__ void __launch_bounds__(Warps * 32, getrf_min_blocks<T, N, Rolled, Piv
 getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
-    __shared__ __align__(16) T bcast[Warps][G][2][pivot_buffer_length<T, N>()];
+    __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps> at(batch);
     const bool use_tile = stage_capable<N>() && staged;
@@ -399,17 +382,14 @@ template <class T, int N, int Warps, bool Together, bool Whole>
 __device__ __forceinline__ lane_scaler<T> matinv_pivot(const group_place<N, Warps, Together, Whole> &at,
                                                        const T (&a)[N], T akk, int k, T *buf, int &pos,
                                                        bool &is_piv, int &my_step, int &inf) {
-    lane_scaler<T> mine;  // formed during the search; the pivot lane's is the step's (lazy_pivot_step)
-    lazy_pivot_step(at, akk, k, pos, is_piv, mine);
+    lazy_pivot_step(at, akk, k, pos, is_piv);
     if (is_piv) {
         my_step = k;
 #pragma unroll
         for (int j = 0; j < N; ++j) buf[j] = a[j];
-        mine.publish(scaler_slot<T, N>(buf));
     }
     at.sync();
-    // A zero pivot gives Inf/NaN in the divisions, never a trap.
-    const lane_scaler<T> sc = lane_scaler<T>::received(scaler_slot<T, N>(buf));
+    const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
     if (sc.zero && inf == 0) inf = k + 1;
     return sc;
 }
@@ -417,7 +397,7 @@ __device__ __forceinline__ lane_scaler<T> matinv_pivot(const group_place<N, Warp
 template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m,
                                              long long lda, T *c, long long ldc, int *info,
-                                             T (&bcast)[2][pivot_buffer_length<T, N>()]) {
+                                             T (&bcast)[2][row_buffer_length<T, N>()]) {
 
     T a[N];
     load_row(at, m, lda, a);
@@ -520,7 +500,7 @@ __global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(Rolled ? cappe
 matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
     constexpr int G = group_shape<N>::per_warp;
     using tile_t = tile_shape<T, N, Warps>;
-    __shared__ __align__(16) T bcast[Warps][G][2][pivot_buffer_length<T, N>()];
+    __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps, group_shape<N>::together, matinv_whole_warp<N>()> at(batch);
     const bool use_tile = stage_capable<N>() && staged;  // A and C both contiguous; C may be A
