@@ -3,7 +3,7 @@
 // spread over a block of two warps. Measured against the blocked path that served these orders before
 // (perf/NOTES.md, sixteenth round): 2.1-3.4x at n = 33-56, 1.3x at double n = 64.
 //
-// A step: each warp searches its own rows by LAPACK's rule (select_pivot's keys: the first maximum in LAPACK's
+// A step: each warp searches its own rows by LAPACK's rule (select_pivot's keys, key_of: the first maximum in LAPACK's
 // current order, NaN only at position k), and the warp's winner stores its row beside the warp's (key,
 // position) in shared memory; one barrier; every thread takes the better of the two warps' winners (larger key,
 // then smaller position) and reads that warp's row. So a step costs one barrier, and each warp issues one row's
@@ -22,21 +22,6 @@
 namespace smallla {
 namespace cuda_kernels {
 namespace {
-
-// A pivot candidate's key (select_pivot's): hi then lo, compared as one 64-bit number; lo = 0 for float.
-struct pivot_key {
-    unsigned hi, lo;
-};
-__device__ __forceinline__ pivot_key key_of(float v, bool candidate, bool at_k) {
-    const unsigned nan_key = select_bits(at_k, 0xffffffffu, 0u);
-    return {select_bits(candidate, select_bits(v != v, nan_key, __float_as_uint(v) + 1u), 0u), 0u};
-}
-__device__ __forceinline__ pivot_key key_of(double v, bool candidate, bool at_k) {
-    const bool nan = v != v;
-    const unsigned nan_key = at_k ? 0xffffffffu : 0u;
-    return {candidate ? (nan ? nan_key : (unsigned)__double2hiint(v) + 1u) : 0u,
-            candidate ? (nan ? nan_key : (unsigned)__double2loint(v)) : 0u};
-}
 
 template <class T> constexpr int padded_row_length(int n) { return int((n * sizeof(T) + 15) / 16 * 16 / sizeof(T)); }
 

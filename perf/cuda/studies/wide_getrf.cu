@@ -33,21 +33,6 @@ using namespace smallla::cuda_kernels;
         }                                                                                       \
     } while (0)
 
-// The warp's pivot candidate: the key of select_pivot (two words for double; lo = 0 for float).
-struct pivot_key {
-    unsigned hi, lo;
-};
-__device__ __forceinline__ pivot_key key_of(float v, bool candidate, bool at_k) {
-    const unsigned nan_key = at_k ? 0xffffffffu : 0u;
-    return {candidate ? (v != v ? nan_key : __float_as_uint(v) + 1u) : 0u, 0u};
-}
-__device__ __forceinline__ pivot_key key_of(double v, bool candidate, bool at_k) {
-    const bool nan = v != v;
-    const unsigned nan_key = at_k ? 0xffffffffu : 0u;
-    return {candidate ? (nan ? nan_key : (unsigned)__double2hiint(v) + 1u) : 0u,
-            candidate ? (nan ? nan_key : (unsigned)__double2loint(v)) : 0u};
-}
-
 template <class T> constexpr int row_len(int n) { return int((n * sizeof(T) + 15) / 16 * 16 / sizeof(T)); }
 
 template <class T, int N>
