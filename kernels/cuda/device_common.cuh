@@ -90,22 +90,32 @@ __device__ __forceinline__ unsigned select_bits(bool p, unsigned a, unsigned b) 
 // branches: the float key's branch region (BSSY, BSYNC, a branch and moves per step) cost more issue slots than
 // the few selects it skipped (s 24: 86-95 -> 82-93 instructions per step; perf/NOTES.md, eleventh round).
 // Group: the group's reductions (max and min of an unsigned over its lanes; group_place in lu_registers.cuh).
+// A candidate's key as select_pivot orders them: hi, then lo (lo = 0 for float), compared as one number.
+struct pivot_key {
+    unsigned hi, lo;
+};
+__device__ __forceinline__ pivot_key key_of(float v, bool candidate, bool at_k) {
+    const unsigned nan_key = select_bits(at_k, 0xffffffffu, 0u);
+    return {select_bits(candidate, select_bits(v != v, nan_key, __float_as_uint(v) + 1u), 0u), 0u};
+}
+__device__ __forceinline__ pivot_key key_of(double v, bool candidate, bool at_k) {
+    const bool nan = v != v;
+    const unsigned nan_key = at_k ? 0xffffffffu : 0u;
+    return {candidate ? (nan ? nan_key : (unsigned)__double2hiint(v) + 1u) : 0u,
+            candidate ? (nan ? nan_key : (unsigned)__double2loint(v)) : 0u};
+}
 template <class Group>
 __device__ __forceinline__ int select_pivot(const Group &grp, float v, bool candidate, bool at_k, int pos) {
-    const unsigned nan_key = select_bits(at_k, 0xffffffffu, 0u);
-    const unsigned key = select_bits(candidate, select_bits(v != v, nan_key, __float_as_uint(v) + 1u), 0u);
+    const unsigned key = key_of(v, candidate, at_k).hi;
     const unsigned top = grp.max(key);
     return (int)grp.min(key == top ? (unsigned)pos : 0xffffffffu);
 }
 template <class Group>
 __device__ __forceinline__ int select_pivot(const Group &grp, double v, bool candidate, bool at_k, int pos) {
-    const bool nan = v != v;
-    const unsigned nan_key = at_k ? 0xffffffffu : 0u;
-    const unsigned hi = candidate ? (nan ? nan_key : (unsigned)__double2hiint(v) + 1u) : 0u;
-    const unsigned lo = candidate ? (nan ? nan_key : (unsigned)__double2loint(v)) : 0u;
-    const unsigned top_hi = grp.max(hi);
-    const unsigned top_lo = grp.max(hi == top_hi ? lo : 0u);
-    return (int)grp.min((hi == top_hi && lo == top_lo) ? (unsigned)pos : 0xffffffffu);
+    const pivot_key key = key_of(v, candidate, at_k);
+    const unsigned top_hi = grp.max(key.hi);
+    const unsigned top_lo = grp.max(key.hi == top_hi ? key.lo : 0u);
+    return (int)grp.min((key.hi == top_hi && key.lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
 
 // 1 / x, kept out of line: the register kernels unroll every step, and an inlined (complex) division per step

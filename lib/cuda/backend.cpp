@@ -12,6 +12,7 @@
 #include "context.hpp"
 #include "cuda/getri_columns.hpp"
 #include "cuda/lu_registers.hpp"
+#include "cuda/lu_two_warps.hpp"
 #include "cuda_backend.hpp"
 
 namespace smallla {
@@ -202,6 +203,11 @@ int prefetch_max_blocks() {
 
 int rolled_override() {
     static const int forced = on_off_knob("SMALLLA_CUDA_ROLLED");
+    return forced;
+}
+
+int two_warp_override() {
+    static const int forced = on_off_knob("SMALLLA_CUDA_TWO_WARP");
     return forced;
 }
 

@@ -1,0 +1,143 @@
+// getrf for 32 < n <= 64 (real types): the register kernels' design (lu_registers.cuh: one row per thread in
+// registers, LAPACK's getf2 steps, the lazy swap, the pivot row broadcast through shared memory) with a matrix
+// spread over a block of two warps. Measured against the blocked path that served these orders before
+// (perf/NOTES.md, sixteenth round): 2.1-3.4x at n = 33-56, 1.3x at double n = 64.
+//
+// A step: each warp searches its own rows by LAPACK's rule (select_pivot's keys, key_of: the first maximum in LAPACK's
+// current order, NaN only at position k), and the warp's winner stores its row beside the warp's (key,
+// position) in shared memory; one barrier; every thread takes the better of the two warps' winners (larger key,
+// then smaller position) and reads that warp's row. So a step costs one barrier, and each warp issues one row's
+// stores, as the one-warp kernels do. The buffers alternate between even and odd steps, so the next step's
+// stores need no second barrier (a buffer is written again only after every thread passed the barrier after it
+// was read).
+//
+// N, the order in registers, is n rounded up to a multiple of 4 (8 instances per type instead of 32); rows and
+// columns n..N-1 hold the identity. In the first n steps a padding row has 0 in column k, so it never wins a
+// search (a row of the matrix at a smaller position ties with it or beats it) and its multiplier is 0; the
+// matrix's columns see exactly getf2's arithmetic, so pivots, factors and info are those of order n. What the
+// padding receives (and the steps n..N-1) is never written.
+#include "cuda/device_common.cuh"
+#include "cuda/lu_two_warps.hpp"
+
+namespace smallla {
+namespace cuda_kernels {
+namespace {
+
+template <class T> constexpr int padded_row_length(int n) { return int((n * sizeof(T) + 15) / 16 * 16 / sizeof(T)); }
+
+// One matrix per block of 64 threads; thread i holds row i (i < N). Pivot: whether it pivots (a compile-time
+// choice, as the register kernels make it: without pivoting the search and the swap are compiled out).
+template <class T, int N, bool Pivot>
+__global__ void __launch_bounds__(64) getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
+    static_assert(N > 32 && N <= two_warp_max_n && N % 4 == 0, "two warps, orders in steps of 4");
+    constexpr int L = padded_row_length<T>(N);
+    __shared__ __align__(16) T rows[2][2][L];        // [step parity][warp]: that warp's winner's row
+    __shared__ __align__(16) unsigned meta[2][2][4];  // [step parity][warp]: key hi, key lo, position
+    const long long b = blockIdx.x;
+    if (b >= batch) return;  // a whole block: every thread of a block that runs meets every barrier
+    const int i = threadIdx.x, warp = i >> 5;
+    const bool in_matrix = i < n;
+    T *m = A[b];
+    const long long ld = A.ld;
+    T a[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j) a[j] = in_matrix && j < n ? m[i + j * ld] : T(real_t<T>(i == j ? 1 : 0));
+    int pos = i < N ? i : -1;  // threads past N hold no row: never a candidate, never updated
+    int my_piv = i, inf = 0;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        const int par = k & 1;
+        const T *buf;
+        int ppos = k;
+        if constexpr (Pivot) {
+            const pivot_key key = key_of(abs1(a[k]), pos >= k, pos == k);
+            const unsigned thi = __reduce_max_sync(0xffffffffu, key.hi);
+            unsigned tlo = 0;
+            if constexpr (sizeof(real_t<T>) == 8) tlo = __reduce_max_sync(0xffffffffu, key.hi == thi ? key.lo : 0u);
+            const unsigned wpos =
+                __reduce_min_sync(0xffffffffu, key.hi == thi && key.lo == tlo ? (unsigned)pos : 0xffffffffu);
+            if ((unsigned)pos == wpos) {
+                T *r = rows[par][warp];
+#pragma unroll
+                for (int j = k; j < N; ++j) r[j] = a[j];
+            }
+            if ((i & 31) == 0) {
+                meta[par][warp][0] = thi;
+                meta[par][warp][1] = tlo;
+                meta[par][warp][2] = wpos;
+            }
+            __syncthreads();
+            const uint4 w0 = *reinterpret_cast<const uint4 *>(meta[par][0]);
+            const uint4 w1 = *reinterpret_cast<const uint4 *>(meta[par][1]);
+            const bool second = w1.x > w0.x || (w1.x == w0.x && (w1.y > w0.y || (w1.y == w0.y && w1.z < w0.z)));
+            ppos = (int)(second ? w1.z : w0.z);
+            buf = rows[par][second ? 1 : 0];
+            const bool is_piv = pos == ppos;
+            if (is_piv) pos = k;
+            else if (pos == k) pos = ppos;
+        } else {
+            if (i == k) {
+                T *r = rows[par][0];
+#pragma unroll
+                for (int j = k; j < N; ++j) r[j] = a[j];
+            }
+            __syncthreads();
+            buf = rows[par][0];
+        }
+        if (i == k) my_piv = ppos;
+        const pivot_scaler<T, tiny_scale::select> s(buf[k]);
+        if (s.zero && inf == 0 && k < n) inf = k + 1;
+        if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
+            const T l = s.multiplier(a[k]);
+            a[k] = l;
+#pragma unroll
+            for (int j = k + 1; j < N; ++j) a[j] = minus_product(a[j], l, buf[j]);
+        }
+    }
+    if (!in_matrix) return;
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+        if (j < n) m[pos + j * ld] = a[j];
+    if (Pivot) P[b][i] = my_piv + 1;
+    if (i == 0) info[b] = inf;
+}
+
+template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_t stream) {
+    const unsigned blocks = (unsigned)a.batch;
+    if (a.ipiv.base != nullptr)
+        getrf_two_warps<T, N, true><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
+                                                                  a.info, a.batch);
+    else
+        getrf_two_warps<T, N, false><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
+                                                                   a.info, a.batch);
+}
+
+}  // namespace
+
+template <class T> bool two_warp_getrf_serves(int n) {
+    return !scalar_traits<T>::is_complex && n > 32 && n <= two_warp_max_n && two_warp_override() != 0;
+}
+
+template <class T> void launch_getrf_two_warps(const getrf_args<T> &a, cudaStream_t stream) {
+    switch ((a.n + 3) / 4 * 4) {
+    case 36: launch_padded<T, 36>(a, stream); break;
+    case 40: launch_padded<T, 40>(a, stream); break;
+    case 44: launch_padded<T, 44>(a, stream); break;
+    case 48: launch_padded<T, 48>(a, stream); break;
+    case 52: launch_padded<T, 52>(a, stream); break;
+    case 56: launch_padded<T, 56>(a, stream); break;
+    case 60: launch_padded<T, 60>(a, stream); break;
+    case 64: launch_padded<T, 64>(a, stream); break;
+    default: break;  // not served (two_warp_getrf_serves)
+    }
+}
+
+template bool two_warp_getrf_serves<float>(int);
+template bool two_warp_getrf_serves<double>(int);
+template bool two_warp_getrf_serves<complex<float>>(int);
+template bool two_warp_getrf_serves<complex<double>>(int);
+template void launch_getrf_two_warps<float>(const getrf_args<float> &, cudaStream_t);
+template void launch_getrf_two_warps<double>(const getrf_args<double> &, cudaStream_t);
+
+}  // namespace cuda_kernels
+}  // namespace smallla
