@@ -8,6 +8,7 @@
 #include "context.hpp"
 #include "cuda/getri_columns.hpp"
 #include "cuda/lu_blocked.cuh"
+#include "cuda/lu_two_warps.hpp"
 #include "cuda_backend.hpp"
 
 namespace smallla {
@@ -59,6 +60,13 @@ smallla_status_t gemm_minus(context &ctx, const char *routine, cublasHandle_t h,
                                 c.ld, batch);
     }
     return check_blas(ctx, routine, bs);
+}
+
+// Whether getrf of order n (> 32) runs the two-warp kernel (lu_two_warps.cu) rather than the blocked path: where it
+// serves, unless SMALLLA_CUDA_BLOCKED_MIN_N sends every routine to the blocked path from an order <= n.
+template <class T> bool two_warp_getrf_chosen(int n) {
+    const int blocked_from = blocked_min_n_override();
+    return two_warp_getrf_serves<T>(n) && !(blocked_from > 0 && n >= blocked_from);
 }
 
 // LU with (ipiv.base != nullptr) or without partial pivoting, in place, for 32 < n <= blocked_max_n.
@@ -147,7 +155,8 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
 }
 
 // inv(A) into C (C may be A itself) at the orders getri by columns serves: C receives a copy of A (unless C
-// is A), is factored in place by the blocked getrf and inverted in place by getri by columns, which reads a
+// is A), is factored in place (by the two-warp getrf where it serves, else the blocked one) and inverted in place
+// by getri by columns, which reads a
 // matrix's factors into shared memory before it writes any of it. No packed copy of the batch: its allocation
 // and copy cost 1.7-2.4 ms per GiB (perf/NOTES.md, fifth round). The scratch (the pivots; cuBLAS's pointer
 // arrays for a pointer-array C) is one allocation made before anything is queued, so a call that cannot get
@@ -164,9 +173,17 @@ smallla_status_t matinv_by_columns(context &ctx, const char *routine, int n, con
     void **const arrays = ptr_bytes ? reinterpret_cast<void **>(static_cast<char *>(ws.ptr) + piv_bytes) : nullptr;
     copy_unless_same<T><<<batch, apply_threads, 0, stream>>>(n, make_batch_ref(A), make_batch_ref(C));
     if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
-    if (smallla_status_t s = getrf_blocked<T>(ctx, routine, n, C, pivot_batch<int>{piv, n}, info, batch, arrays);
-        s != SMALLLA_SUCCESS)
-        return s;
+    if constexpr (!scalar_traits<T>::is_complex) {
+        if (two_warp_getrf_chosen<T>(n)) {
+            launch_getrf_two_warps<T>(getrf_args<T>{n, C, pivot_batch<int>{piv, n}, info, batch}, stream);
+            if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+        }
+    }
+    if (!two_warp_getrf_chosen<T>(n)) {
+        if (smallla_status_t s = getrf_blocked<T>(ctx, routine, n, C, pivot_batch<int>{piv, n}, info, batch, arrays);
+            s != SMALLLA_SUCCESS)
+            return s;
+    }
     matrix_batch<const T> factors;
     factors.base = C.base;
     factors.ptrs = C.ptrs;

@@ -6,7 +6,7 @@
 //   complex 45): getri by columns (getri_columns.cuh), one thread per column of the inverse; matinv at those
 //   orders = the blocked getrf on C (a copy of A), then getri by columns in place;
 //   getrf of real types for 32 < n <= 64: the two-warp lane-per-row kernel (lu_two_warps.cu; getrf+getrs
-//   takes it for its factorization);
+//   and matinv by columns take it for their factorization);
 //   n > 32 from blocked_from() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
 //   cuBLAS's batched GEMM (getrf and so getrf+getrs, getri, matinv: up to blocked_max_n = 512);
 //   other n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
@@ -78,7 +78,7 @@ template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) 
     clear_stale_error();
     if (a.n <= register_max_n) {
         with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (two_warp_getrf_serves<T>(a.n) && !(blocked_min_n_override() > 0 && a.n >= blocked_min_n_override())) {
+    } else if (two_warp_getrf_chosen<T>(a.n)) {
         if constexpr (!scalar_traits<T>::is_complex) launch_getrf_two_warps<T>(a, stream_of(ctx));  // real only
     } else if (a.n >= blocked_from<T>(blocked_routine::getrf) && a.n <= blocked_max_n) {
         return getrf_blocked<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
