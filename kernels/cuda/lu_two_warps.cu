@@ -16,21 +16,19 @@
 // search (a row of the matrix at a smaller position ties with it or beats it) and its multiplier is 0; the
 // matrix's columns see exactly getf2's arithmetic, so pivots, factors and info are those of order n. What the
 // padding receives (and the steps n..N-1) is never written.
-#include "cuda/device_common.cuh"
+#include "cuda/lu_registers.cuh"  // row_buffer_length and the pieces the register kernels share
 #include "cuda/lu_two_warps.hpp"
 
 namespace smallla {
 namespace cuda_kernels {
 namespace {
 
-template <class T> constexpr int padded_row_length(int n) { return int((n * sizeof(T) + 15) / 16 * 16 / sizeof(T)); }
-
 // One matrix per block of 64 threads; thread i holds row i (i < N). Pivot: whether it pivots (a compile-time
 // choice, as the register kernels make it: without pivoting the search and the swap are compiled out).
 template <class T, int N, bool Pivot>
 __global__ void __launch_bounds__(64) getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
     static_assert(N > 32 && N <= two_warp_max_n && N % 4 == 0, "two warps, orders in steps of 4");
-    constexpr int L = padded_row_length<T>(N);
+    constexpr int L = row_buffer_length<T, N>();
     __shared__ __align__(16) T rows[2][2][L];        // [step parity][warp]: that warp's winner's row
     __shared__ __align__(16) unsigned meta[2][2][4];  // [step parity][warp]: key hi, key lo, position
     const long long b = blockIdx.x;

@@ -154,9 +154,23 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
     return check_launch(ctx, routine);
 }
 
+// getrf of order n > 32 in place: the two-warp kernel where it is chosen (no workspace, no cuBLAS), else the
+// blocked path (given_arrays as getrf_blocked's). getrf and matinv by columns both factor through here.
+template <class T>
+smallla_status_t getrf_above_registers(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
+                                       const pivot_batch<int> &ipiv, int *info, int batch,
+                                       void **given_arrays = nullptr) {
+    if constexpr (!scalar_traits<T>::is_complex) {
+        if (two_warp_getrf_chosen<T>(n)) {
+            launch_getrf_two_warps<T>(getrf_args<T>{n, A, ipiv, info, batch}, static_cast<cudaStream_t>(ctx.stream));
+            return check_launch(ctx, routine);
+        }
+    }
+    return getrf_blocked<T>(ctx, routine, n, A, ipiv, info, batch, given_arrays);
+}
+
 // inv(A) into C (C may be A itself) at the orders getri by columns serves: C receives a copy of A (unless C
-// is A), is factored in place (by the two-warp getrf where it serves, else the blocked one) and inverted in place
-// by getri by columns, which reads a
+// is A), is factored in place (getrf_above_registers) and inverted in place by getri by columns, which reads a
 // matrix's factors into shared memory before it writes any of it. No packed copy of the batch: its allocation
 // and copy cost 1.7-2.4 ms per GiB (perf/NOTES.md, fifth round). The scratch (the pivots; cuBLAS's pointer
 // arrays for a pointer-array C) is one allocation made before anything is queued, so a call that cannot get
@@ -166,24 +180,19 @@ smallla_status_t matinv_by_columns(context &ctx, const char *routine, int n, con
                                    const matrix_batch<T> &C, int *info, int batch) {
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
     const size_t piv_bytes = ((size_t)batch * n * sizeof(int) + 255) / 256 * 256;
-    const size_t ptr_bytes = C.is_pointer_array() ? 3 * (size_t)batch * sizeof(void *) : 0;
+    // cuBLAS's pointer arrays, for the blocked getrf of a pointer-array C only.
+    const size_t ptr_bytes =
+        C.is_pointer_array() && !two_warp_getrf_chosen<T>(n) ? 3 * (size_t)batch * sizeof(void *) : 0;
     scratch ws;
     if (smallla_status_t s = ws.allocate(ctx, routine, piv_bytes + ptr_bytes); s != SMALLLA_SUCCESS) return s;
     int *const piv = static_cast<int *>(ws.ptr);
     void **const arrays = ptr_bytes ? reinterpret_cast<void **>(static_cast<char *>(ws.ptr) + piv_bytes) : nullptr;
     copy_unless_same<T><<<batch, apply_threads, 0, stream>>>(n, make_batch_ref(A), make_batch_ref(C));
     if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
-    if constexpr (!scalar_traits<T>::is_complex) {
-        if (two_warp_getrf_chosen<T>(n)) {
-            launch_getrf_two_warps<T>(getrf_args<T>{n, C, pivot_batch<int>{piv, n}, info, batch}, stream);
-            if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
-        }
-    }
-    if (!two_warp_getrf_chosen<T>(n)) {
-        if (smallla_status_t s = getrf_blocked<T>(ctx, routine, n, C, pivot_batch<int>{piv, n}, info, batch, arrays);
-            s != SMALLLA_SUCCESS)
-            return s;
-    }
+    if (smallla_status_t s =
+            getrf_above_registers<T>(ctx, routine, n, C, pivot_batch<int>{piv, n}, info, batch, arrays);
+        s != SMALLLA_SUCCESS)
+        return s;
     matrix_batch<const T> factors;
     factors.base = C.base;
     factors.ptrs = C.ptrs;

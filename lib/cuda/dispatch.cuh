@@ -78,10 +78,9 @@ template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) 
     clear_stale_error();
     if (a.n <= register_max_n) {
         with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (two_warp_getrf_chosen<T>(a.n)) {
-        if constexpr (!scalar_traits<T>::is_complex) launch_getrf_two_warps<T>(a, stream_of(ctx));  // real only
-    } else if (a.n >= blocked_from<T>(blocked_routine::getrf) && a.n <= blocked_max_n) {
-        return getrf_blocked<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
+    } else if (two_warp_getrf_chosen<T>(a.n) ||
+               (a.n >= blocked_from<T>(blocked_routine::getrf) && a.n <= blocked_max_n)) {
+        return getrf_above_registers<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
     } else {
         bool in_shared;
         size_t bytes;
