@@ -27,7 +27,7 @@ namespace {
 // choice, as the register kernels make it: without pivoting the search and the swap are compiled out).
 template <class T, int N, bool Pivot>
 __global__ void __launch_bounds__(64) getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
-    static_assert(N > 32 && N <= two_warp_max_n && N % 4 == 0, "two warps, orders in steps of 4");
+    static_assert(N > 32 && N <= two_warp_max_n<T>() && N % 4 == 0, "two warps, orders in steps of 4");
     constexpr int L = row_buffer_length<T, N>();
     __shared__ __align__(16) T rows[2][2][L];        // [step parity][warp]: that warp's winner's row
     __shared__ __align__(16) unsigned meta[2][2][4];  // [step parity][warp]: key hi, key lo, position
@@ -101,19 +101,21 @@ __global__ void __launch_bounds__(64) getrf_two_warps(int n, batch_ref<T> A, piv
 }
 
 template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_t stream) {
-    const unsigned blocks = (unsigned)a.batch;
-    if (a.ipiv.base != nullptr)
-        getrf_two_warps<T, N, true><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
-                                                                  a.info, a.batch);
-    else
-        getrf_two_warps<T, N, false><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
-                                                                   a.info, a.batch);
+    if constexpr (N <= two_warp_max_n<T>()) {  // else not instantiated: not served (two_warp_getrf_serves)
+        const unsigned blocks = (unsigned)a.batch;
+        if (a.ipiv.base != nullptr)
+            getrf_two_warps<T, N, true><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
+                                                                      a.info, a.batch);
+        else
+            getrf_two_warps<T, N, false><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
+                                                                       a.info, a.batch);
+    }
 }
 
 }  // namespace
 
 template <class T> bool two_warp_getrf_serves(int n) {
-    return !scalar_traits<T>::is_complex && n > 32 && n <= two_warp_max_n && two_warp_override() != 0;
+    return n > 32 && n <= two_warp_max_n<T>() && two_warp_override() != 0;
 }
 
 template <class T> void launch_getrf_two_warps(const getrf_args<T> &a, cudaStream_t stream) {
@@ -136,6 +138,8 @@ template bool two_warp_getrf_serves<complex<float>>(int);
 template bool two_warp_getrf_serves<complex<double>>(int);
 template void launch_getrf_two_warps<float>(const getrf_args<float> &, cudaStream_t);
 template void launch_getrf_two_warps<double>(const getrf_args<double> &, cudaStream_t);
+template void launch_getrf_two_warps<complex<float>>(const getrf_args<complex<float>> &, cudaStream_t);
+template void launch_getrf_two_warps<complex<double>>(const getrf_args<complex<double>> &, cudaStream_t);
 
 }  // namespace cuda_kernels
 }  // namespace smallla

@@ -10,12 +10,14 @@
 namespace smallla {
 namespace cuda_kernels {
 
-// The largest order the two-warp getrf serves (a row per thread, 64 threads per matrix).
-constexpr int two_warp_max_n = 64;
+// The largest order the two-warp getrf serves for T (a row per thread, 64 threads per matrix).
+constexpr int two_warp_max_n_double_complex = 64;
+template <class T> constexpr int two_warp_max_n() {
+    return scalar_traits<T>::is_complex && sizeof(real_t<T>) == 8 ? two_warp_max_n_double_complex : 64;
+}
 
-// Whether the two-warp getrf serves getrf of order n for T: real types, 32 < n <= 64, unless
-// SMALLLA_CUDA_TWO_WARP=0 (two_warp_override). Complex types keep the blocked path (a row of 64 complex
-// doubles is 256 registers).
+// Whether the two-warp getrf serves getrf of order n for T: 32 < n <= two_warp_max_n<T>(), unless
+// SMALLLA_CUDA_TWO_WARP=0 (two_warp_override).
 template <class T> bool two_warp_getrf_serves(int n);
 
 // Launches the two-warp getrf (with pivoting when a.ipiv.base is set) on the stream; orders are rounded up to a
