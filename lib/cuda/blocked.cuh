@@ -160,11 +160,9 @@ template <class T>
 smallla_status_t getrf_above_registers(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
                                        const pivot_batch<int> &ipiv, int *info, int batch,
                                        void **given_arrays = nullptr) {
-    if constexpr (!scalar_traits<T>::is_complex) {
-        if (two_warp_getrf_chosen<T>(n)) {
-            launch_getrf_two_warps<T>(getrf_args<T>{n, A, ipiv, info, batch}, static_cast<cudaStream_t>(ctx.stream));
-            return check_launch(ctx, routine);
-        }
+    if (two_warp_getrf_chosen<T>(n)) {
+        launch_getrf_two_warps<T>(getrf_args<T>{n, A, ipiv, info, batch}, static_cast<cudaStream_t>(ctx.stream));
+        return check_launch(ctx, routine);
     }
     return getrf_blocked<T>(ctx, routine, n, A, ipiv, info, batch, given_arrays);
 }
