@@ -276,7 +276,7 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // Each entry was measured on the H100 against the same kernel uncapped and kept only where it ran >= 1.02x (the
 // getrs entries >= 1.01x, in a run whose noise was 0.6%); most candidates lost (at seven or eight warps the spills
 // cost more than the warp gives). The scans, every entry tried and its speed-up: perf/NOTES.md, tenth, eleventh,
-// thirteenth and fourteenth rounds. No entry is 0, which ptxas takes as no minimum (1 changed the registers: double
+// thirteenth, fourteenth and seventeenth rounds (the last: double complex 25-32 after the inline reciprocal). No entry is 0, which ptxas takes as no minimum (1 changed the registers: double
 // complex n = 12 94 -> 110). Not the rolled getrf: capped it spilled.
 enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled, getrs };
 struct register_cap {
