@@ -118,11 +118,34 @@ __device__ __forceinline__ int select_pivot(const Group &grp, double v, bool can
     return (int)grp.min((key.hi == top_hi && key.lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
 
-// 1 / x, kept out of line: the register kernels unroll every step, and an inlined (complex) division per step
-// made their code outgrow the instruction cache (ncu on the H100: about half of all stall cycles were
-// instruction fetch for double complex n = 32). One shared copy costs a call per step; complex types only.
-// Real types keep the division inline (run 2: the call cost s/d n = 32 getrf 5-7%).
-template <class R> __device__ __noinline__ complex<R> reciprocal(complex<R> x) { return complex<R>(R(1)) / x; }
+// For x >= 0 with x = f 2^e (1 <= f < 2), the power of two 2^-e that brings x into [1, 2), clamped to the normal
+// numbers: at the largest binade the smallest normal power (x times it is then below 4), for zero and subnormal
+// x the largest power below the overflow threshold.
+__device__ __forceinline__ float inverse_exponent_scale(float x) {
+    const int e = (int)(__float_as_uint(x) >> 23);  // biased exponent; x >= 0, so no sign bit
+    return __uint_as_float((unsigned)max(254 - e, 1) << 23);
+}
+__device__ __forceinline__ double inverse_exponent_scale(double x) {
+    const int e = (int)((unsigned)__double2hiint(x) >> 20);
+    return __hiloint2double(max(2046 - e, 1) << 20, 0);
+}
+
+// 1 / x for complex x as conj(x) / |x|^2 with x first scaled by a power of two t (x t has its larger part in
+// [1, 2)), so |x t|^2 neither overflows nor underflows: 1 / x = (conj(x t) / |x t|^2) t, one real reciprocal
+// of a number in [1, 8) and a few products, where the quotient of the operators (Smith's algorithm, as the host
+// backend divides) takes three IEEE divisions two deep. It was kept out of line to hold the unrolled kernels'
+// code size down (ncu on the H100: instruction fetch stalls at double complex n = 32); this form is a fifth of
+// that code and inline. Rounding: a few ulps of |1 / x|, as Smith's. Special values as Smith's gives them: an
+// infinite part with the other finite gives 0; a NaN, two infinite parts or x = 0 give NaN (never a trap).
+template <class R> __device__ __forceinline__ complex<R> reciprocal(complex<R> x) {
+    const R ar = fabs(x.re), ai = fabs(x.im);
+    const R big = fmax(ar, ai);
+    const R t = inverse_exponent_scale(big);
+    const R u = x.re * t, v = x.im * t;  // exact: t is a power of two and u, v stay normal or zero
+    const R rd = R(1) / fma(u, u, v * v);
+    const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
+    return infinite ? complex<R>(R(0)) : complex<R>((u * rd) * t, (-v * rd) * t);
+}
 __device__ __forceinline__ float reciprocal(float x) { return 1.0f / x; }
 __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 

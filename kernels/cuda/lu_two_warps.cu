@@ -1,7 +1,8 @@
-// getrf for 32 < n <= 64 (real types): the register kernels' design (lu_registers.cuh: one row per thread in
-// registers, LAPACK's getf2 steps, the lazy swap, the pivot row broadcast through shared memory) with a matrix
-// spread over a block of two warps. Measured against the blocked path that served these orders before
-// (perf/NOTES.md, sixteenth round): 2.1-3.4x at n = 33-56, 1.3x at double n = 64.
+// getrf for 32 < n <= 64: the register kernels' design (lu_registers.cuh: one row per thread in registers, LAPACK's
+// getf2 steps, the lazy swap, the pivot row broadcast through shared memory) with a matrix spread over a block of
+// two warps. Measured against the blocked path that served these orders before (perf/NOTES.md, sixteenth and
+// seventeenth rounds): s and d 2.1-3.4x at n = 33-56, 1.3x at double n = 64; single complex 1.1-2.8x; double
+// complex only to 36 (two_warp_max_n: its rows take too many registers beyond).
 //
 // A step: each warp searches its own rows by LAPACK's rule (select_pivot's keys, key_of: the first maximum in LAPACK's
 // current order, NaN only at position k), and the warp's winner stores its row beside the warp's (key,
@@ -27,7 +28,7 @@ namespace {
 // choice, as the register kernels make it: without pivoting the search and the swap are compiled out).
 template <class T, int N, bool Pivot>
 __global__ void __launch_bounds__(64) getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
-    static_assert(N > 32 && N <= two_warp_max_n && N % 4 == 0, "two warps, orders in steps of 4");
+    static_assert(N > 32 && N <= two_warp_max_n<T>(Pivot) && N % 4 == 0, "two warps, orders in steps of 4");
     constexpr int L = row_buffer_length<T, N>();
     __shared__ __align__(16) T rows[2][2][L];        // [step parity][warp]: that warp's winner's row
     __shared__ __align__(16) unsigned meta[2][2][4];  // [step parity][warp]: key hi, key lo, position
@@ -100,20 +101,24 @@ __global__ void __launch_bounds__(64) getrf_two_warps(int n, batch_ref<T> A, piv
     if (i == 0) info[b] = inf;
 }
 
+// The instances past two_warp_max_n are never launched (two_warp_getrf_serves) and not compiled.
 template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_t stream) {
     const unsigned blocks = (unsigned)a.batch;
-    if (a.ipiv.base != nullptr)
-        getrf_two_warps<T, N, true><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
-                                                                  a.info, a.batch);
-    else
-        getrf_two_warps<T, N, false><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
-                                                                   a.info, a.batch);
+    if (a.ipiv.base != nullptr) {
+        if constexpr (N <= two_warp_max_n<T>(true))
+            getrf_two_warps<T, N, true><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
+                                                                      a.info, a.batch);
+    } else {
+        if constexpr (N <= two_warp_max_n<T>(false))
+            getrf_two_warps<T, N, false><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
+                                                                       a.info, a.batch);
+    }
 }
 
 }  // namespace
 
-template <class T> bool two_warp_getrf_serves(int n) {
-    return !scalar_traits<T>::is_complex && n > 32 && n <= two_warp_max_n && two_warp_override() != 0;
+template <class T> bool two_warp_getrf_serves(int n, bool pivoting) {
+    return n > 32 && n <= two_warp_max_n<T>(pivoting) && two_warp_override() != 0;
 }
 
 template <class T> void launch_getrf_two_warps(const getrf_args<T> &a, cudaStream_t stream) {
@@ -130,12 +135,14 @@ template <class T> void launch_getrf_two_warps(const getrf_args<T> &a, cudaStrea
     }
 }
 
-template bool two_warp_getrf_serves<float>(int);
-template bool two_warp_getrf_serves<double>(int);
-template bool two_warp_getrf_serves<complex<float>>(int);
-template bool two_warp_getrf_serves<complex<double>>(int);
+template bool two_warp_getrf_serves<float>(int, bool);
+template bool two_warp_getrf_serves<double>(int, bool);
+template bool two_warp_getrf_serves<complex<float>>(int, bool);
+template bool two_warp_getrf_serves<complex<double>>(int, bool);
 template void launch_getrf_two_warps<float>(const getrf_args<float> &, cudaStream_t);
 template void launch_getrf_two_warps<double>(const getrf_args<double> &, cudaStream_t);
+template void launch_getrf_two_warps<complex<float>>(const getrf_args<complex<float>> &, cudaStream_t);
+template void launch_getrf_two_warps<complex<double>>(const getrf_args<complex<double>> &, cudaStream_t);
 
 }  // namespace cuda_kernels
 }  // namespace smallla

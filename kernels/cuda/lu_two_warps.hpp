@@ -1,5 +1,5 @@
-// getrf of real types for 32 < n <= 64 by the lane-per-row design of the register kernels (lu_registers.cuh)
-// with a matrix spread over two warps: declarations for the dispatch (lib/cuda/dispatch.cuh).
+// getrf for 32 < n <= 64 by the lane-per-row design of the register kernels (lu_registers.cuh) with a matrix
+// spread over two warps: declarations for the dispatch (lib/cuda/dispatch.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,13 +10,20 @@
 namespace smallla {
 namespace cuda_kernels {
 
-// The largest order the two-warp getrf serves (a row per thread, 64 threads per matrix).
-constexpr int two_warp_max_n = 64;
+// The largest order the two-warp getrf serves for T, with or without pivoting (a row per thread, 64 threads per
+// matrix), where it measured faster than the blocked path on the H100 (perf/NOTES.md, sixteenth and seventeenth
+// rounds): real types 64; single complex 64 with pivoting (1.10-2.8x), 52 without (0.90-1.00x at 53-64, where the
+// 146-162 registers leave three warps per sub-partition and no search is saved); double complex 36 (1.00-1.22x;
+// from N = 40 on 210-255 registers leave two warps per sub-partition, 0.5-0.9x, and N = 56-64 spill).
+template <class T> constexpr int two_warp_max_n(bool pivoting) {
+    if (!scalar_traits<T>::is_complex) return 64;
+    if (sizeof(real_t<T>) == 4) return pivoting ? 64 : 52;
+    return 36;
+}
 
-// Whether the two-warp getrf serves getrf of order n for T: real types, 32 < n <= 64, unless
-// SMALLLA_CUDA_TWO_WARP=0 (two_warp_override). Complex types keep the blocked path (a row of 64 complex
-// doubles is 256 registers).
-template <class T> bool two_warp_getrf_serves(int n);
+// Whether the two-warp getrf serves getrf of order n for T, with pivoting or without: 32 < n <=
+// two_warp_max_n<T>(pivoting), unless SMALLLA_CUDA_TWO_WARP=0 (two_warp_override).
+template <class T> bool two_warp_getrf_serves(int n, bool pivoting);
 
 // Launches the two-warp getrf (with pivoting when a.ipiv.base is set) on the stream; orders are rounded up to a
 // multiple of 4 and the matrix padded with the identity in registers (lu_two_warps.cu).

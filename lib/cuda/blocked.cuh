@@ -62,11 +62,12 @@ smallla_status_t gemm_minus(context &ctx, const char *routine, cublasHandle_t h,
     return check_blas(ctx, routine, bs);
 }
 
-// Whether getrf of order n (> 32) runs the two-warp kernel (lu_two_warps.cu) rather than the blocked path: where it
-// serves, unless SMALLLA_CUDA_BLOCKED_MIN_N sends every routine to the blocked path from an order <= n.
-template <class T> bool two_warp_getrf_chosen(int n) {
+// Whether getrf of order n (> 32), with or without pivoting, runs the two-warp kernel (lu_two_warps.cu) rather than
+// the blocked path: where it serves, unless SMALLLA_CUDA_BLOCKED_MIN_N sends every routine to the blocked path from
+// an order <= n.
+template <class T> bool two_warp_getrf_chosen(int n, bool pivoting) {
     const int blocked_from = blocked_min_n_override();
-    return two_warp_getrf_serves<T>(n) && !(blocked_from > 0 && n >= blocked_from);
+    return two_warp_getrf_serves<T>(n, pivoting) && !(blocked_from > 0 && n >= blocked_from);
 }
 
 // LU with (ipiv.base != nullptr) or without partial pivoting, in place, for 32 < n <= blocked_max_n.
@@ -160,11 +161,9 @@ template <class T>
 smallla_status_t getrf_above_registers(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
                                        const pivot_batch<int> &ipiv, int *info, int batch,
                                        void **given_arrays = nullptr) {
-    if constexpr (!scalar_traits<T>::is_complex) {
-        if (two_warp_getrf_chosen<T>(n)) {
-            launch_getrf_two_warps<T>(getrf_args<T>{n, A, ipiv, info, batch}, static_cast<cudaStream_t>(ctx.stream));
-            return check_launch(ctx, routine);
-        }
+    if (two_warp_getrf_chosen<T>(n, ipiv.base != nullptr)) {
+        launch_getrf_two_warps<T>(getrf_args<T>{n, A, ipiv, info, batch}, static_cast<cudaStream_t>(ctx.stream));
+        return check_launch(ctx, routine);
     }
     return getrf_blocked<T>(ctx, routine, n, A, ipiv, info, batch, given_arrays);
 }
@@ -182,7 +181,7 @@ smallla_status_t matinv_by_columns(context &ctx, const char *routine, int n, con
     const size_t piv_bytes = ((size_t)batch * n * sizeof(int) + 255) / 256 * 256;
     // cuBLAS's pointer arrays, for the blocked getrf of a pointer-array C only.
     const size_t ptr_bytes =
-        C.is_pointer_array() && !two_warp_getrf_chosen<T>(n) ? 3 * (size_t)batch * sizeof(void *) : 0;
+        C.is_pointer_array() && !two_warp_getrf_chosen<T>(n, true) ? 3 * (size_t)batch * sizeof(void *) : 0;
     scratch ws;
     if (smallla_status_t s = ws.allocate(ctx, routine, piv_bytes + ptr_bytes); s != SMALLLA_SUCCESS) return s;
     int *const piv = static_cast<int *>(ws.ptr);

@@ -5,8 +5,8 @@
 //   getri of complex types 27..32 and of every type for 32 < n <= columns_serve_max<T>() (64; double
 //   complex 45): getri by columns (getri_columns.cuh), one thread per column of the inverse; matinv at those
 //   orders = the blocked getrf on C (a copy of A), then getri by columns in place;
-//   getrf of real types for 32 < n <= 64: the two-warp lane-per-row kernel (lu_two_warps.cu; getrf+getrs
-//   and matinv by columns take it for their factorization);
+//   getrf for 32 < n <= two_warp_max_n (64; single complex without pivoting 52, double complex 36): the two-warp
+//   lane-per-row kernel (lu_two_warps.cu; getrf+getrs and matinv by columns take it for their factorization);
 //   n > 32 from blocked_from() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
 //   cuBLAS's batched GEMM (getrf and so getrf+getrs, getri, matinv: up to blocked_max_n = 512);
 //   other n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
@@ -78,7 +78,7 @@ template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) 
     clear_stale_error();
     if (a.n <= register_max_n) {
         with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (two_warp_getrf_chosen<T>(a.n) ||
+    } else if (two_warp_getrf_chosen<T>(a.n, a.ipiv.base != nullptr) ||
                (a.n >= blocked_from<T>(blocked_routine::getrf) && a.n <= blocked_max_n)) {
         return getrf_above_registers<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
     } else {
