@@ -52,8 +52,10 @@ __device__ __forceinline__ bool pivot_better(unsigned long long k1, int p1, unsi
 
 // ---- 1. the panel ----------------------------------------------------------------------------------------------
 // Block: blockDim.x threads (a multiple of 32, at most 256); thread t owns rows t + r * blockDim.x (r < R) of
-// the panel, rows counted from j0. ipiv[j0 + k] and info are written as LAPACK's xGETRF would.
-template <class T, int NB, int R>
+// the panel, rows counted from j0. ipiv[j0 + k] and info are written as LAPACK's xGETRF would. Pivot: whether
+// it pivots (P.base set), a compile-time choice as in the register kernels, so that without pivoting the search
+// and its barrier are compiled out rather than branched around.
+template <class T, int NB, int R, bool Pivot>
 __global__ void __launch_bounds__(panel_threads_max)
 getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
     // Two slots, alternating by step, so that one step's writes never meet the previous step's reads and
@@ -66,7 +68,7 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
     const int warps = blockDim.x >> 5;
     const long long ld = A.ld;
     T *const a0 = A[b] + j0 + (long long)j0 * ld;  // the panel's top-left corner
-    int *const piv = P.base ? P[b] + j0 : nullptr;
+    int *const piv = Pivot ? P[b] + j0 : nullptr;
     using R_t = real_t<T>;
 
     T a[R][NB];
@@ -89,7 +91,7 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
         unsigned long long *const red_key = red_key_slots[k & 1];
         int *const red_pos = red_pos_slots[k & 1];
         int ppos = k;
-        if (piv) {
+        if constexpr (Pivot) {
             // Block-wide LAPACK IxAMAX over the rows at positions >= k.
             unsigned long long key = 0ull;
             int where = INT_MAX;
@@ -134,10 +136,10 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
                 const T l = s.multiplier(a[r][k]);
                 a[r][k] = l;
 #pragma unroll
-                for (int j = k + 1; j < NB; ++j) a[r][j] -= l * prow[j];
+                for (int j = k + 1; j < NB; ++j) a[r][j] = minus_product(a[r][j], l, prow[j]);
             }
         }
-        if (tid == 0 && piv) piv[k] = j0 + ppos + 1;
+        if (Pivot && tid == 0) piv[k] = j0 + ppos + 1;
     }
 #pragma unroll
     for (int r = 0; r < R; ++r)
