@@ -56,9 +56,10 @@ __device__ __forceinline__ bool pivot_better(unsigned long long k1, int p1, unsi
 // operators.
 template <class T> constexpr bool panel_fused_update() { return !(scalar_traits<T>::is_complex && sizeof(T) == 16); }
 // Block: blockDim.x threads (a multiple of 32, at most 256); thread t owns rows t + r * blockDim.x (r < R) of
-// the panel, rows counted from j0. ipiv[j0 + k] and info are written as LAPACK's xGETRF would. Pivot: whether
-// it pivots (P.base set), a compile-time choice as in the register kernels, so that without pivoting the search
-// and its barrier are compiled out rather than branched around.
+// the panel, rows counted from j0. ipiv[j0 + k] and info are written as LAPACK's xGETRF would. Pivot: false
+// compiles the search and its barrier out, as the register kernels do without pivoting (run 86: getrf without
+// pivoting 1.04-1.9x); the pivoting instance keeps its run-time test of the pivot array, since compiled
+// straight it ran double complex getrf 0.95-0.99x (run 87; not examined further).
 template <class T, int NB, int R, bool Pivot>
 __global__ void __launch_bounds__(panel_threads_max)
 getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
@@ -72,7 +73,7 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
     const int warps = blockDim.x >> 5;
     const long long ld = A.ld;
     T *const a0 = A[b] + j0 + (long long)j0 * ld;  // the panel's top-left corner
-    int *const piv = Pivot ? P[b] + j0 : nullptr;
+    int *const piv = Pivot && P.base ? P[b] + j0 : nullptr;
     using R_t = real_t<T>;
 
     T a[R][NB];
@@ -95,7 +96,7 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
         unsigned long long *const red_key = red_key_slots[k & 1];
         int *const red_pos = red_pos_slots[k & 1];
         int ppos = k;
-        if constexpr (Pivot) {
+        if (Pivot && piv) {
             // Block-wide LAPACK IxAMAX over the rows at positions >= k.
             unsigned long long key = 0ull;
             int where = INT_MAX;
@@ -144,7 +145,7 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
                     a[r][j] = subtract_product<panel_fused_update<T>()>(a[r][j], l, prow[j]);
             }
         }
-        if (Pivot && tid == 0) piv[k] = j0 + ppos + 1;
+        if (Pivot && tid == 0 && piv) piv[k] = j0 + ppos + 1;
     }
 #pragma unroll
     for (int r = 0; r < R; ++r)
