@@ -51,9 +51,16 @@ __device__ __forceinline__ bool pivot_better(unsigned long long k1, int p1, unsi
 }
 
 // ---- 1. the panel ----------------------------------------------------------------------------------------------
+// The panel's update by FMAs (minus_product) where it measured faster on the H100 (run 86, against the operators'
+// form): single complex getrf 1.02-1.06x; double complex ran 0.96-0.99x (matinv z 56-80 0.96x), so it keeps the
+// operators.
+template <class T> constexpr bool panel_fused_update() { return !(scalar_traits<T>::is_complex && sizeof(T) == 16); }
 // Block: blockDim.x threads (a multiple of 32, at most 256); thread t owns rows t + r * blockDim.x (r < R) of
-// the panel, rows counted from j0. ipiv[j0 + k] and info are written as LAPACK's xGETRF would.
-template <class T, int NB, int R>
+// the panel, rows counted from j0. ipiv[j0 + k] and info are written as LAPACK's xGETRF would. Pivot: false
+// compiles the search and its barrier out, as the register kernels do without pivoting (run 86: getrf without
+// pivoting 1.04-1.9x); the pivoting instance keeps its run-time test of the pivot array, since compiled
+// straight it ran double complex getrf 0.95-0.99x (run 87; not examined further).
+template <class T, int NB, int R, bool Pivot>
 __global__ void __launch_bounds__(panel_threads_max)
 getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
     // Two slots, alternating by step, so that one step's writes never meet the previous step's reads and
@@ -66,7 +73,7 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
     const int warps = blockDim.x >> 5;
     const long long ld = A.ld;
     T *const a0 = A[b] + j0 + (long long)j0 * ld;  // the panel's top-left corner
-    int *const piv = P.base ? P[b] + j0 : nullptr;
+    int *const piv = Pivot && P.base ? P[b] + j0 : nullptr;
     using R_t = real_t<T>;
 
     T a[R][NB];
@@ -89,7 +96,7 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
         unsigned long long *const red_key = red_key_slots[k & 1];
         int *const red_pos = red_pos_slots[k & 1];
         int ppos = k;
-        if (piv) {
+        if (Pivot && piv) {
             // Block-wide LAPACK IxAMAX over the rows at positions >= k.
             unsigned long long key = 0ull;
             int where = INT_MAX;
@@ -134,10 +141,11 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
                 const T l = s.multiplier(a[r][k]);
                 a[r][k] = l;
 #pragma unroll
-                for (int j = k + 1; j < NB; ++j) a[r][j] -= l * prow[j];
+                for (int j = k + 1; j < NB; ++j)
+                    a[r][j] = subtract_product<panel_fused_update<T>()>(a[r][j], l, prow[j]);
             }
         }
-        if (tid == 0 && piv) piv[k] = j0 + ppos + 1;
+        if (Pivot && tid == 0 && piv) piv[k] = j0 + ppos + 1;
     }
 #pragma unroll
     for (int r = 0; r < R; ++r)

@@ -12,12 +12,13 @@ namespace cuda_kernels {
 
 // The largest order the two-warp getrf serves for T, with or without pivoting (a row per thread, 64 threads per
 // matrix), where it measured faster than the blocked path on the H100 (perf/NOTES.md, sixteenth and seventeenth
-// rounds): real types 64; single complex 64 with pivoting (1.10-2.8x), 52 without (0.90-1.00x at 53-64, where the
-// 146-162 registers leave three warps per sub-partition and no search is saved); double complex 36 (1.00-1.22x;
-// from N = 40 on 210-255 registers leave two warps per sub-partition, 0.5-0.9x, and N = 56-64 spill).
+// rounds): real types 64, double without pivoting 60; single complex 64 with pivoting (1.10-2.8x), 44 without;
+// double complex 36 (1.00-1.22x; from N = 40 on 210-255 registers leave two warps per sub-partition, 0.5-0.9x,
+// and N = 56-64 spill). Without pivoting the blocked path's panel compiles its search out and is faster from
+// single complex 45 (1.34-1.47x) and double 61 (1.09-1.22x; N = 64 takes 168 registers) on (run 87).
 template <class T> constexpr int two_warp_max_n(bool pivoting) {
-    if (!scalar_traits<T>::is_complex) return 64;
-    if (sizeof(real_t<T>) == 4) return pivoting ? 64 : 52;
+    if (!scalar_traits<T>::is_complex) return pivoting || sizeof(T) == 4 ? 64 : 60;
+    if (sizeof(real_t<T>) == 4) return pivoting ? 64 : 44;
     return 36;
 }
 

@@ -89,10 +89,13 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
     void **ptrs = given_arrays != nullptr ? given_arrays : static_cast<void **>(arrays.ptr);
     for (int j0 = 0; j0 < n; j0 += NB) {
         const int m = n - j0, nb = std::min(NB, m), rest = m - nb;
-        if (m <= panel_threads_max) {
-            getrf_panel<T, NB, 1><<<batch, (m + 31) / 32 * 32, 0, stream>>>(n, j0, a, p, info);
+        const unsigned one_row = (m + 31) / 32 * 32, two_rows = ((m + 1) / 2 + 31) / 32 * 32;
+        if (p.base != nullptr) {
+            if (m <= panel_threads_max) getrf_panel<T, NB, 1, true><<<batch, one_row, 0, stream>>>(n, j0, a, p, info);
+            else getrf_panel<T, NB, 2, true><<<batch, two_rows, 0, stream>>>(n, j0, a, p, info);
         } else {
-            getrf_panel<T, NB, 2><<<batch, ((m + 1) / 2 + 31) / 32 * 32, 0, stream>>>(n, j0, a, p, info);
+            if (m <= panel_threads_max) getrf_panel<T, NB, 1, false><<<batch, one_row, 0, stream>>>(n, j0, a, p, info);
+            else getrf_panel<T, NB, 2, false><<<batch, two_rows, 0, stream>>>(n, j0, a, p, info);
         }
         if (p.base != nullptr || rest > 0) getrf_panel_apply<T, NB><<<batch, apply_threads, 0, stream>>>(n, j0, a, pc);
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;

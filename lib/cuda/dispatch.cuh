@@ -5,8 +5,9 @@
 //   getri of complex types 27..32 and of every type for 32 < n <= columns_serve_max<T>() (64; double
 //   complex 45): getri by columns (getri_columns.cuh), one thread per column of the inverse; matinv at those
 //   orders = the blocked getrf on C (a copy of A), then getri by columns in place;
-//   getrf for 32 < n <= two_warp_max_n (64; single complex without pivoting 52, double complex 36): the two-warp
-//   lane-per-row kernel (lu_two_warps.cu; getrf+getrs and matinv by columns take it for their factorization);
+//   getrf for 32 < n <= two_warp_max_n (64; without pivoting double 60, single complex 44; double complex 36):
+//   the two-warp lane-per-row kernel (lu_two_warps.cu; getrf+getrs and matinv by columns take it for their
+//   factorization);
 //   n > 32 from blocked_from() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
 //   cuBLAS's batched GEMM (getrf and so getrf+getrs, getri, matinv: up to blocked_max_n = 512);
 //   other n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
