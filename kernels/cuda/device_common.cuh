@@ -133,15 +133,15 @@ __device__ __forceinline__ double inverse_exponent_scale(double x) {
 // 1 / x for complex x as conj(x) / |x|^2 with x first scaled by a power of two t (x t has its larger part in
 // [1, 2)), so |x t|^2 neither overflows nor underflows: 1 / x = (conj(x t) / |x t|^2) t, one real reciprocal
 // of a number in [1, 8) and a few products, where the quotient of the operators (Smith's algorithm, as the host
-// backend divides) takes three IEEE divisions two deep. It was kept out of line to hold the unrolled kernels'
-// code size down (ncu on the H100: instruction fetch stalls at double complex n = 32); this form is a fifth of
-// that code and inline. Rounding: a few ulps of |1 / x|, as Smith's. Special values as Smith's gives them: an
+// backend divides) takes three IEEE divisions two deep and was kept out of line for the unrolled kernels' code
+// size (ncu on the H100: instruction fetch stalls at double complex n = 32); this form is short enough to inline
+// (perf/NOTES.md, seventeenth round). Rounding: a few ulps of |1 / x|. Special values as Smith's gives them: an
 // infinite part with the other finite gives 0; a NaN, two infinite parts or x = 0 give NaN (never a trap).
 template <class R> __device__ __forceinline__ complex<R> reciprocal(complex<R> x) {
     const R ar = fabs(x.re), ai = fabs(x.im);
     const R big = fmax(ar, ai);
     const R t = inverse_exponent_scale(big);
-    const R u = x.re * t, v = x.im * t;  // exact: t is a power of two and u, v stay normal or zero
+    const R u = x.re * t, v = x.im * t;  // exact (t a power of two) unless a part far below the other underflows
     const R rd = R(1) / fma(u, u, v * v);
     const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
     return infinite ? complex<R>(R(0)) : complex<R>((u * rd) * t, (-v * rd) * t);
