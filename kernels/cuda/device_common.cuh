@@ -104,28 +104,18 @@ __device__ __forceinline__ pivot_key key_of(double v, bool candidate, bool at_k)
     return {candidate ? (nan ? nan_key : (unsigned)__double2hiint(v) + 1u) : 0u,
             candidate ? (nan ? nan_key : (unsigned)__double2loint(v)) : 0u};
 }
-// The search in two parts, so that a caller can issue the first reduction early and work on while it is in
-// flight (the lane-per-row kernels' look-ahead: the rest of the previous step's update, lu_registers.cuh):
-// pivot_search_begin builds the key and reduces its high word; pivot_search_end finishes. select_pivot is both.
-struct pivot_search {
-    pivot_key key;
-    unsigned top_hi;
-};
-template <class Group, class R>
-__device__ __forceinline__ pivot_search pivot_search_begin(const Group &grp, R v, bool candidate, bool at_k) {
+template <class Group>
+__device__ __forceinline__ int select_pivot(const Group &grp, float v, bool candidate, bool at_k, int pos) {
+    const unsigned key = key_of(v, candidate, at_k).hi;
+    const unsigned top = grp.max(key);
+    return (int)grp.min(key == top ? (unsigned)pos : 0xffffffffu);
+}
+template <class Group>
+__device__ __forceinline__ int select_pivot(const Group &grp, double v, bool candidate, bool at_k, int pos) {
     const pivot_key key = key_of(v, candidate, at_k);
-    return {key, grp.max(key.hi)};
-}
-template <class Group> __device__ __forceinline__ int pivot_search_end(const Group &grp, float, const pivot_search &s, int pos) {
-    return (int)grp.min(s.key.hi == s.top_hi ? (unsigned)pos : 0xffffffffu);
-}
-template <class Group> __device__ __forceinline__ int pivot_search_end(const Group &grp, double, const pivot_search &s, int pos) {
-    const unsigned top_lo = grp.max(s.key.hi == s.top_hi ? s.key.lo : 0u);
-    return (int)grp.min((s.key.hi == s.top_hi && s.key.lo == top_lo) ? (unsigned)pos : 0xffffffffu);
-}
-template <class Group, class R>
-__device__ __forceinline__ int select_pivot(const Group &grp, R v, bool candidate, bool at_k, int pos) {
-    return pivot_search_end(grp, R(0), pivot_search_begin(grp, v, candidate, at_k), pos);
+    const unsigned top_hi = grp.max(key.hi);
+    const unsigned top_lo = grp.max(key.hi == top_hi ? key.lo : 0u);
+    return (int)grp.min((key.hi == top_hi && key.lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
 
 // For x >= 0 with x = f 2^e (1 <= f < 2), the power of two 2^-e that brings x into [1, 2), clamped to the normal

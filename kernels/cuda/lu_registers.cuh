@@ -154,33 +154,15 @@ template <class T> using lane_scaler = pivot_scaler<T, tiny_scale::select>;
 
 // Pivot search and the lazy swap of one step k: returns the position (in LAPACK's order) of the pivot row,
 // and updates pos: the pivot row takes position k, the row that was at position k takes the pivot's.
-// In two parts for the look-ahead (search_lookahead): lazy_pivot_begin issues step k's first reduction,
-// lazy_pivot_end finishes the search and swaps.
 template <class T, int N, int Warps, bool Together, bool Whole>
-__device__ __forceinline__ pivot_search lazy_pivot_begin(const group_place<N, Warps, Together, Whole> &at, T akk, int k,
-                                                         int pos) {
-    return pivot_search_begin(at, abs1(akk), pos >= k, pos == k);
-}
-template <class T, int N, int Warps, bool Together, bool Whole>
-__device__ __forceinline__ int lazy_pivot_end(const group_place<N, Warps, Together, Whole> &at, const pivot_search &search,
-                                              int k, int &pos, bool &is_piv) {
-    const int ppos = pivot_search_end(at, real_t<T>(0), search, pos);
+__device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Together, Whole> &at, T akk, int k, int &pos,
+                                               bool &is_piv) {
+    const int ppos = select_pivot(at, abs1(akk), pos >= k, pos == k, pos);
     is_piv = pos == ppos;
     if (is_piv) pos = k;
     else if (pos == k) pos = ppos;
     return ppos;
 }
-template <class T, int N, int Warps, bool Together, bool Whole>
-__device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Together, Whole> &at, T akk, int k, int &pos,
-                                               bool &is_piv) {
-    return lazy_pivot_end<T>(at, lazy_pivot_begin(at, akk, k, pos), k, pos, is_piv);
-}
-
-// The look-ahead: a step's update first forms the rows' next column (k + 1), starts step k + 1's pivot search
-// on it (the first reduction, pivot_search_begin) and only then updates the other columns, so the reduction's
-// latency passes under that update instead of following it (the update sits in a branch, which ptxas does not
-// move a warp-wide reduction across). Same arithmetic in the same order per entry.
-template <class T, int N> constexpr bool search_lookahead() { return true; }
 
 // ---- getrf ---------------------------------------------------------------------------------------------------
 // One group's matrix: read from m (leading dimension ld), factored, written back to m.
@@ -245,15 +227,11 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Toge
     if constexpr (Rolled) {
         getrf_steps_rolled<0, rolled_segment>(at, a, pivoting, pos, my_piv, inf, bcast);
     } else {
-        constexpr bool Ahead = Pivot && search_lookahead<T, N>();
-        pivot_search next{};
-        if (Ahead && pivoting) next = lazy_pivot_begin(at, a[0], 0, pos);
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             bool is_piv = at.i == k;
             int ppos = k;
-            if (Pivot && pivoting) ppos = Ahead ? lazy_pivot_end<T>(at, next, k, pos, is_piv)
-                                                : lazy_pivot_step(at, a[k], k, pos, is_piv);
+            if (Pivot && pivoting) ppos = lazy_pivot_step(at, a[k], k, pos, is_piv);
             if (at.i == k) my_piv = ppos;
             T *buf = bcast[k & 1];
             if (is_piv) {
@@ -263,22 +241,7 @@ __device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Toge
             at.sync();
             const lane_scaler<T> s(buf[k]);
             if (s.zero && inf == 0) inf = k + 1;
-            if constexpr (Ahead) {
-                // Rows below the pivot: the multiplier and column k + 1 (selects, no branch), step k + 1's search
-                // started, then the rest of the rank-1 update (a[k] holds the multiplier).
-                if (k + 1 < N) {
-                    const T l = s.multiplier(a[k]);
-                    const T next_col = minus_product(a[k + 1], l, buf[k + 1]);
-                    if (pos > k) a[k] = l, a[k + 1] = next_col;
-                    next = lazy_pivot_begin(at, a[k + 1], k + 1, pos);
-                    if (pos > k) {
-#pragma unroll
-                        for (int j = k + 2; j < N; ++j) a[j] = minus_product(a[j], a[k], buf[j]);
-                    }
-                } else if (pos > k) {
-                    a[k] = s.multiplier(a[k]);
-                }
-            } else if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
+            if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
                 const T l = s.multiplier(a[k]);
                 a[k] = l;
 #pragma unroll
@@ -417,11 +380,13 @@ template <class T, int N> constexpr bool matinv_fused_update() {
 // of code (unrolled: ~150 KB; one step per pass: ~28 KB but a select per column twice a step).
 constexpr int matinv_rolled_stride = 8;
 
-// The part of matinv_pivot after the search (is_piv known): the pivot lane's row into the buffer, the sync, the scaler.
+// The pivot of Gauss-Jordan step k (both forms of matinv_group): the search and lazy swap, the pivot lane's row
+// into the step's buffer, the sync, and the scaler of the broadcast pivot; inf takes the first zero pivot.
 template <class T, int N, int Warps, bool Together, bool Whole>
-__device__ __forceinline__ lane_scaler<T> matinv_pivot_row(const group_place<N, Warps, Together, Whole> &at,
-                                                           const T (&a)[N], int k, T *buf, bool is_piv, int &my_step,
-                                                           int &inf) {
+__device__ __forceinline__ lane_scaler<T> matinv_pivot(const group_place<N, Warps, Together, Whole> &at,
+                                                       const T (&a)[N], T akk, int k, T *buf, int &pos,
+                                                       bool &is_piv, int &my_step, int &inf) {
+    lazy_pivot_step(at, akk, k, pos, is_piv);
     if (is_piv) {
         my_step = k;
 #pragma unroll
@@ -431,16 +396,6 @@ __device__ __forceinline__ lane_scaler<T> matinv_pivot_row(const group_place<N, 
     const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
     if (sc.zero && inf == 0) inf = k + 1;
     return sc;
-}
-
-// The pivot of Gauss-Jordan step k (both forms of matinv_group): the search and lazy swap, the pivot lane's row
-// into the step's buffer, the sync, and the scaler of the broadcast pivot; inf takes the first zero pivot.
-template <class T, int N, int Warps, bool Together, bool Whole>
-__device__ __forceinline__ lane_scaler<T> matinv_pivot(const group_place<N, Warps, Together, Whole> &at,
-                                                       const T (&a)[N], T akk, int k, T *buf, int &pos,
-                                                       bool &is_piv, int &my_step, int &inf) {
-    lazy_pivot_step(at, akk, k, pos, is_piv);
-    return matinv_pivot_row(at, a, k, buf, is_piv, my_step, inf);
 }
 
 template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
@@ -485,31 +440,6 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
                         a[j] = j % S == t && j / S == q ? l : u;
                     }
                 }
-            }
-        }
-    } else if constexpr (Deferred && search_lookahead<T, N>()) {
-        // search_lookahead: column k + 1 first, step k + 1's search started, then the other columns.
-        pivot_search next = lazy_pivot_begin(at, a[0], 0, pos);
-#pragma unroll
-        for (int k = 0; k < N; ++k) {
-            bool is_piv;
-            T *buf = bcast[k & 1];
-            lazy_pivot_end<T>(at, next, k, pos, is_piv);
-            const lane_scaler<T> sc = matinv_pivot_row(at, a, k, buf, is_piv, my_step, inf);
-            const T l = sc.divide(a[k]);
-            if (k + 1 < N) {
-                const T next_col = subtract_product<matinv_fused_update<T, N>()>(a[k + 1], l, buf[k + 1]);
-                if (!is_piv) a[k + 1] = next_col;
-                next = lazy_pivot_begin(at, a[k + 1], k + 1, pos);
-            }
-            if (is_piv) {  // only the scaler is kept: the pivot lane skips the update
-                f = sc;
-                a[k] = T(real_t<T>(-1));
-            } else {
-#pragma unroll
-                for (int j = 0; j < N; ++j)
-                    if (j != k && j != k + 1) a[j] = subtract_product<matinv_fused_update<T, N>()>(a[j], l, buf[j]);
-                a[k] = l;
             }
         }
     } else {
