@@ -130,21 +130,59 @@ __device__ __forceinline__ double inverse_exponent_scale(double x) {
     return __hiloint2double(max(2046 - e, 1) << 20, 0);
 }
 
+// 1 / x by the hardware's approximate reciprocal and Newton steps, the sequence that the quotient 1 / x compiles to
+// on its fast path (sm_90, CUDA 13.0: MUFU.RCP and one step for float; MUFU.RCP64H, a cubic step and one step
+// for double), so the same correctly rounded result where that path is taken, without its test of x's range, its
+// branch to a called slow path and the convergence region around them (perf/NOTES.md, eighteenth round). Exact for
+// |x| in [2^-126, 2^126) (float) or [2^-1022, 2^1022) (double). Outside that range the approximation is flushed
+// (huge x gives 0 where 1 / x is subnormal; subnormal x gives an infinity), so the callers keep x inside it; the
+// special values come out as IEEE's: the fmin turns the correction term's NaN (from 0 times an infinity) into a
+// harmless 1, so 1 / +-0 = +-Inf, 1 / +-Inf = +-0 and 1 / NaN = NaN.
+__device__ __forceinline__ float reciprocal_normal(float x) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return fmaf(r, fminf(fmaf(-x, r, 1.0f), 1.0f), r);
+}
+__device__ __forceinline__ double reciprocal_normal(double x) {
+    double r;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+    double e = fmin(fma(-x, r, 1.0), 1.0);
+    r = fma(r, fma(e, e, e), r);
+    return fma(r, fmin(fma(-x, r, 1.0), 1.0), r);
+}
+// p ? a : b kept a select (selp): written as a conditional around the complex reciprocal's products, ptxas made
+// it a branch around the whole computation.
+__device__ __forceinline__ float select_value(bool p, float a, float b) {
+    float r;
+    asm("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\tselp.f32 %0, %2, %3, q;\n\t}"
+        : "=f"(r)
+        : "r"((unsigned)p), "f"(a), "f"(b));
+    return r;
+}
+__device__ __forceinline__ double select_value(bool p, double a, double b) {
+    double r;
+    asm("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\tselp.f64 %0, %2, %3, q;\n\t}"
+        : "=d"(r)
+        : "r"((unsigned)p), "d"(a), "d"(b));
+    return r;
+}
+
 // 1 / x for complex x as conj(x) / |x|^2 with x first scaled by a power of two t (x t has its larger part in
 // [1, 2)), so |x t|^2 neither overflows nor underflows: 1 / x = (conj(x t) / |x t|^2) t, one real reciprocal
-// of a number in [1, 8) and a few products, where the quotient of the operators (Smith's algorithm, as the host
-// backend divides) takes three IEEE divisions two deep and was kept out of line for the unrolled kernels' code
-// size (ncu on the H100: instruction fetch stalls at double complex n = 32); this form is short enough to inline
-// (perf/NOTES.md, seventeenth round). Rounding: a few ulps of |1 / x|. Special values as Smith's gives them: an
-// infinite part with the other finite gives 0; a NaN, two infinite parts or x = 0 give NaN (never a trap).
+// of a number in [1, 8) (reciprocal_normal: no range test needed) and a few products, where the quotient of the
+// operators (Smith's algorithm, as the host backend divides) takes three IEEE divisions two deep and was kept out
+// of line for the unrolled kernels' code size (ncu on the H100: instruction fetch stalls at double complex
+// n = 32); this form is short enough to inline (perf/NOTES.md, seventeenth round). Rounding: a few ulps of
+// |1 / x|. Special values as Smith's gives them: an infinite part with the other finite gives 0; a NaN, two
+// infinite parts or x = 0 give NaN (never a trap). A subnormal x keeps |x t|^2 >= 2^-44 (float), normal.
 template <class R> __device__ __forceinline__ complex<R> reciprocal(complex<R> x) {
     const R ar = fabs(x.re), ai = fabs(x.im);
     const R big = fmax(ar, ai);
     const R t = inverse_exponent_scale(big);
     const R u = x.re * t, v = x.im * t;  // exact (t a power of two) unless a part far below the other underflows
-    const R rd = R(1) / fma(u, u, v * v);
+    const R rd = reciprocal_normal(fma(u, u, v * v));
     const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
-    return infinite ? complex<R>(R(0)) : complex<R>((u * rd) * t, (-v * rd) * t);
+    return {select_value(infinite, R(0), (u * rd) * t), select_value(infinite, R(0), (-v * rd) * t)};
 }
 __device__ __forceinline__ float reciprocal(float x) { return 1.0f / x; }
 __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
@@ -165,6 +203,10 @@ enum class tiny_scale { branch, select };
 template <class R> __device__ __forceinline__ R tiny_pivot_scale();
 template <> __device__ __forceinline__ float tiny_pivot_scale<float>() { return 0x1p64f; }
 template <> __device__ __forceinline__ double tiny_pivot_scale<double>() { return 0x1p600; }
+// From this |p| on, 1 / p is at most the smallest normal number: reciprocal_normal needs p scaled down.
+template <class R> __device__ __forceinline__ R huge_pivot();
+template <> __device__ __forceinline__ float huge_pivot<float>() { return 0x1p126f; }
+template <> __device__ __forceinline__ double huge_pivot<double>() { return 0x1p1022; }
 template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
     using R = real_t<T>;
     R s;
@@ -174,7 +216,14 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
     __device__ __forceinline__ explicit pivot_scaler(T p) {
         zero = is_zero(p);
         if constexpr (How == tiny_scale::select) {
-            s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
+            const R m = max_abs_part(p);
+            s = m < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
+            // A real pivot's reciprocal is reciprocal_normal's: a huge p (from 2^126 (float) or 2^1022 (double),
+            // where 1 / p is at most the smallest normal number, and Inf) is scaled down into its range. There
+            // getf2's 1 / p is subnormal with bits lost, so the multipliers (x s) (1 / (p s)) can differ from
+            // getf2's in their last bits (they are the more accurate ones); below it s = 1 and they are getf2's
+            // bit for bit. Complex pivots need nothing: their reciprocal scales itself.
+            if constexpr (!scalar_traits<T>::is_complex) s = m >= huge_pivot<R>() ? R(1) / tiny_pivot_scale<R>() : s;
         } else {
             s = R(1);
             if (!zero && !modulus_at_least_sfmin(p)) {
@@ -183,7 +232,8 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
                 s = ldexp(R(1), -e);
             }
         }
-        recip = reciprocal(s * p);
+        if constexpr (How == tiny_scale::select && !scalar_traits<T>::is_complex) recip = reciprocal_normal(s * p);
+        else recip = reciprocal(s * p);
     }
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }
     // The multiplier of a row below the pivot as getf2 forms it; left alone when the pivot is exactly zero
