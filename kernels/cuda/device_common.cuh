@@ -130,40 +130,26 @@ __device__ __forceinline__ double inverse_exponent_scale(double x) {
     return __hiloint2double(max(2046 - e, 1) << 20, 0);
 }
 
-// 1 / x by the hardware's approximate reciprocal and Newton steps, the sequence that the quotient 1 / x compiles to
-// on its fast path (sm_90, CUDA 13.0: MUFU.RCP and one step for float; MUFU.RCP64H, a cubic step and one step
-// for double), so the same correctly rounded result where that path is taken, without its test of x's range, its
-// branch to a called slow path and the convergence region around them (perf/NOTES.md, eighteenth round). Exact for
-// |x| in [2^-126, 2^126) (float) or [2^-1022, 2^1022) (double). Outside that range the approximation is flushed
-// (huge x gives 0 where 1 / x is subnormal; subnormal x gives an infinity), so the callers keep x inside it; the
-// special values come out as IEEE's: the fmin turns the correction term's NaN (from 0 times an infinity) into a
-// harmless 1, so 1 / +-0 = +-Inf, 1 / +-Inf = +-0 and 1 / NaN = NaN.
+// 1 / x by the hardware's approximate reciprocal and a Newton step, the sequence that the quotient 1.0f / x compiles
+// to on its fast path (sm_90, CUDA 13.0: MUFU.RCP, then FFMA, FFMA), so the same correctly rounded result where that
+// path is taken, without its test of x's range, its branch to a called slow path and the convergence region around
+// them. Exact for |x| in [2^-126, 2^126); outside it the approximation is flushed (huge x gives 0, subnormal x an
+// infinity), so a caller keeps x inside it. The fmin turns the correction term's NaN (0 times an infinity) into a
+// harmless 1, so 1 / +-0 = +-Inf, 1 / +-Inf = +-0 and 1 / NaN = NaN as IEEE's. Used where it measured faster: the
+// single complex reciprocal (perf/NOTES.md, eighteenth round: for the real pivots of the lane kernels, with huge
+// pivots scaled into its range, it ran 0.73-0.98x, as did its double form with two more FP64 instructions).
 __device__ __forceinline__ float reciprocal_normal(float x) {
     float r;
     asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
     return fmaf(r, fminf(fmaf(-x, r, 1.0f), 1.0f), r);
 }
-__device__ __forceinline__ double reciprocal_normal(double x) {
-    double r;
-    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
-    double e = fmin(fma(-x, r, 1.0), 1.0);
-    r = fma(r, fma(e, e, e), r);
-    return fma(r, fmin(fma(-x, r, 1.0), 1.0), r);
-}
-// p ? a : b kept a select (selp): written as a conditional around the complex reciprocal's products, ptxas made
-// it a branch around the whole computation.
+// p ? a : b kept a select (selp): written as a conditional around the single complex reciprocal's products, ptxas
+// made it a branch around the whole computation.
 __device__ __forceinline__ float select_value(bool p, float a, float b) {
     float r;
     asm("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\tselp.f32 %0, %2, %3, q;\n\t}"
         : "=f"(r)
         : "r"((unsigned)p), "f"(a), "f"(b));
-    return r;
-}
-__device__ __forceinline__ double select_value(bool p, double a, double b) {
-    double r;
-    asm("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\tselp.f64 %0, %2, %3, q;\n\t}"
-        : "=d"(r)
-        : "r"((unsigned)p), "d"(a), "d"(b));
     return r;
 }
 
@@ -180,9 +166,16 @@ template <class R> __device__ __forceinline__ complex<R> reciprocal(complex<R> x
     const R big = fmax(ar, ai);
     const R t = inverse_exponent_scale(big);
     const R u = x.re * t, v = x.im * t;  // exact (t a power of two) unless a part far below the other underflows
-    const R rd = reciprocal_normal(fma(u, u, v * v));
     const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
-    return {select_value(infinite, R(0), (u * rd) * t), select_value(infinite, R(0), (-v * rd) * t)};
+    if constexpr (sizeof(R) == sizeof(float)) {
+        // |x t|^2 is in [1, 8), or >= 2^-44 for a subnormal x, or 0, Inf or NaN: reciprocal_normal's range
+        // (getrf c 1.02-1.10x at 5-32, matinv c 1.02-1.16x; perf/NOTES.md, eighteenth round).
+        const R rd = reciprocal_normal(fma(u, u, v * v));
+        return {select_value(infinite, R(0), (u * rd) * t), select_value(infinite, R(0), (-v * rd) * t)};
+    } else {
+        const R rd = R(1) / fma(u, u, v * v);
+        return infinite ? complex<R>(R(0)) : complex<R>((u * rd) * t, (-v * rd) * t);
+    }
 }
 __device__ __forceinline__ float reciprocal(float x) { return 1.0f / x; }
 __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
@@ -192,9 +185,10 @@ __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 // divides there, because 1/p would overflow) a power of two that brings p into the normal range with 1/(p s)
 // finite; s x then overflows only where getf2's x / p overflows too. One division per pivot instead of one
 // per entry keeps the unrolled kernels small. Two ways to choose s, measured on the H100 (perf/NOTES.md):
-//  - branch: s = 2^-e (p = m 2^e) in a branch taken only for tiny pivots. The thread-per-matrix kernels hold
-//    a matrix per thread and run fastest this way (the select form took them 8-25 more registers and cost up
-//    to 19%); the default.
+//  - branch: s = 2^64 (float) or 2^600 (double) in a branch taken only for tiny pivots. The thread-per-matrix
+//    kernels hold a matrix per thread and run fastest this way (the select form took them 8-25 more registers
+//    and cost up to 19%); the default. (Until the eighteenth round s was 2^-e for p = m 2^e, which overflows to
+//    Inf for p below 2^-128 (float) or 2^-1024 (double), so such a pivot gave NaN multipliers.)
 //  - select: s = 2^64 (float) or 2^600 (double) when max(|Re|, |Im|) < sfmin, chosen by a select. The
 //    lane-per-row kernels pay every step's branch in issue slots and convergence stalls: with the select their
 //    getrf ran 2-13% faster (d5f8fe8 against 3aed96b in one run; for complex p, where the two tests disagree,
@@ -203,10 +197,6 @@ enum class tiny_scale { branch, select };
 template <class R> __device__ __forceinline__ R tiny_pivot_scale();
 template <> __device__ __forceinline__ float tiny_pivot_scale<float>() { return 0x1p64f; }
 template <> __device__ __forceinline__ double tiny_pivot_scale<double>() { return 0x1p600; }
-// From this |p| on, 1 / p is at most the smallest normal number: reciprocal_normal needs p scaled down.
-template <class R> __device__ __forceinline__ R huge_pivot();
-template <> __device__ __forceinline__ float huge_pivot<float>() { return 0x1p126f; }
-template <> __device__ __forceinline__ double huge_pivot<double>() { return 0x1p1022; }
 template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
     using R = real_t<T>;
     R s;
@@ -216,24 +206,12 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
     __device__ __forceinline__ explicit pivot_scaler(T p) {
         zero = is_zero(p);
         if constexpr (How == tiny_scale::select) {
-            const R m = max_abs_part(p);
-            s = m < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
-            // A real pivot's reciprocal is reciprocal_normal's: a huge p (from 2^126 (float) or 2^1022 (double),
-            // where 1 / p is at most the smallest normal number, and Inf) is scaled down into its range. There
-            // getf2's 1 / p is subnormal with bits lost, so the multipliers (x s) (1 / (p s)) can differ from
-            // getf2's in their last bits (they are the more accurate ones); below it s = 1 and they are getf2's
-            // bit for bit. Complex pivots need nothing: their reciprocal scales itself.
-            if constexpr (!scalar_traits<T>::is_complex) s = m >= huge_pivot<R>() ? R(1) / tiny_pivot_scale<R>() : s;
+            s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
         } else {
             s = R(1);
-            if (!zero && !modulus_at_least_sfmin(p)) {
-                int e;
-                frexp(max_abs_part(p), &e);
-                s = ldexp(R(1), -e);
-            }
+            if (!zero && !modulus_at_least_sfmin(p)) s = tiny_pivot_scale<R>();
         }
-        if constexpr (How == tiny_scale::select && !scalar_traits<T>::is_complex) recip = reciprocal_normal(s * p);
-        else recip = reciprocal(s * p);
+        recip = reciprocal(s * p);
     }
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }
     // The multiplier of a row below the pivot as getf2 forms it; left alone when the pivot is exactly zero
