@@ -161,19 +161,30 @@ __device__ __forceinline__ float select_value(bool p, float a, float b) {
 // n = 32); this form is short enough to inline (perf/NOTES.md, seventeenth round). Rounding: a few ulps of
 // |1 / x|. Special values as Smith's gives them: an infinite part with the other finite gives 0; a NaN, two
 // infinite parts or x = 0 give NaN (never a trap). A subnormal x keeps |x t|^2 >= 2^-44 (float), normal.
-template <class R> __device__ __forceinline__ complex<R> reciprocal(complex<R> x) {
+// Early: the infinite-part test before the quotient (double complex; the statements' order is all that differs, and
+// it changed ptxas's code: not examined). The select-form scaler (lane-per-row and two-warp kernels) takes it: getrf
+// z 1.01-1.22x at 11-32 against the quotient first (runs 93 and 95). The branch form (blocked, one-block, thread
+// kernels) keeps the quotient first, as the records since run 95 measured it; either order ran 0.96-0.99x of main's
+// getrf z at 37-96 there, a loss that came with the tiny-pivot fix below, not with the order (perf/NOTES.md,
+// eighteenth round).
+template <class R, bool Early = false> __device__ __forceinline__ complex<R> reciprocal(complex<R> x) {
     const R ar = fabs(x.re), ai = fabs(x.im);
     const R big = fmax(ar, ai);
     const R t = inverse_exponent_scale(big);
     const R u = x.re * t, v = x.im * t;  // exact (t a power of two) unless a part far below the other underflows
-    const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
     if constexpr (sizeof(R) == sizeof(float)) {
         // |x t|^2 is in [1, 8), or >= 2^-44 for a subnormal x, or 0, Inf or NaN: reciprocal_normal's range
         // (getrf c 1.02-1.10x at 5-32, matinv c 1.02-1.16x; perf/NOTES.md, eighteenth round).
+        const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
         const R rd = reciprocal_normal(fma(u, u, v * v));
         return {select_value(infinite, R(0), (u * rd) * t), select_value(infinite, R(0), (-v * rd) * t)};
+    } else if constexpr (Early) {
+        const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
+        const R rd = R(1) / fma(u, u, v * v);
+        return infinite ? complex<R>(R(0)) : complex<R>((u * rd) * t, (-v * rd) * t);
     } else {
         const R rd = R(1) / fma(u, u, v * v);
+        const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
         return infinite ? complex<R>(R(0)) : complex<R>((u * rd) * t, (-v * rd) * t);
     }
 }
@@ -211,7 +222,8 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
             s = R(1);
             if (!zero && !modulus_at_least_sfmin(p)) s = tiny_pivot_scale<R>();
         }
-        recip = reciprocal(s * p);
+        if constexpr (scalar_traits<T>::is_complex) recip = reciprocal<R, How == tiny_scale::select>(s * p);
+        else recip = reciprocal(s * p);
     }
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }
     // The multiplier of a row below the pivot as getf2 forms it; left alone when the pivot is exactly zero
