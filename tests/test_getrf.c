@@ -19,6 +19,7 @@ typedef struct getrf_case {
     int pivoting;           /* 0: ipiv == NULL */
     uint64_t seed;
     int zero_col;           /* > 0: this column (1-based) of every matrix is set to zero after generation */
+    int col0_exp;           /* != 0: column 0 rescaled so that its pivot is 1.5 * 2^col0_exp (extreme_pivots) */
 } getrf_case;
 
 /* Tallies of a test: how many matrices had exactly LAPACK's pivots, how many differed at a near-tie. */
@@ -38,6 +39,14 @@ static void run_getrf(chk_prec p, const getrf_case *c, tally *t) {
     if (c->zero_col > 0 && c->zero_col <= n)
         for (int b = 0; b < batch; ++b)
             for (int i = 0; i < n; ++i) chk_set(p, chk_batch_mat(A, b), i + (long long)(c->zero_col - 1) * ld, 0.0);
+    if (c->col0_exp != 0)
+        for (int b = 0; b < batch; ++b) {
+            void *m = chk_batch_mat(A, b);
+            const int r = c->pivoting ? (3 + 7 * b) % n : 0; /* the pivot row of step 1 */
+            for (int i = 0; i < n; ++i)
+                chk_set(p, m, i, i == r ? (chk_is_complex(p) ? 1.5 + 1.0 * I : 1.5) * ldexp(1.0, c->col0_exp)
+                                        : chk_get(p, m, i) * ldexp(1.0, c->col0_exp - 6));
+        }
     chk_batch *A0 = chk_batch_clone(A);
     chk_ints *ipiv = c->pivoting ? chk_ints_new(n, pstride, batch) : NULL;
     chk_ints *info = chk_ints_new(1, 1, batch);
@@ -263,6 +272,16 @@ static void getrf_nan_inf(void **state) {
                     if (r < i + 1 || r > n) chk_fail("n=%d matrix %d: ipiv[%d] = %d is not a row in [%d, %d]", n, b, i, r, i + 1, n);
                 }
             }
+            /* matrix 2: the first pivot is +Inf, whose reciprocal getf2 scales by is 0: the multipliers are 0 and
+             * every other entry of the factors stays finite (a NaN there would mean a wrong reciprocal of Inf). */
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < n; ++i) {
+                    if (i == 0 && j == 0) continue;
+                    const double _Complex v = chk_get(p, chk_batch_mat(A, 2), i + (long long)j * ld);
+                    if (!isfinite(creal(v)) || !isfinite(cimag(v)) || (j == 0 && v != 0))
+                        chk_fail("n=%d matrix 2 (+Inf pivot): factor (%d,%d) = %g%+gi, expected %s", n, i, j, creal(v),
+                                 cimag(v), j == 0 ? "0" : "finite");
+                }
             for (int b = 0; b < 5; b += 4) { /* NaN inputs leave NaN in the factors */
                 int has_nan = 0;
                 for (int j = 0; j < n && !has_nan; ++j)
@@ -282,12 +301,36 @@ static void getrf_nan_inf(void **state) {
         }
 }
 
+/* Pivots at the ends of the exponent range: column 0 rescaled so that the first pivot is 1.5 * 2^e with e at the
+ * top (float 126, double 1022: 1/p is subnormal, the kernels scale such a pivot before its reciprocal) or below the
+ * normal numbers (float -130, double -1030: getf2 divides instead of scaling by 1/p), the rest of the column 2^-6
+ * of it, so that the multipliers and every norm the checks take stay finite. Checked as the other cases: LAPACK's
+ * pivots, the LU ratio, the host backend on CUDA; with and without pivoting, at orders that reach every kernel
+ * family. */
+static void getrf_extreme_pivots(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    const int single = p == CHK_S || p == CHK_C;
+    const int exps[] = {single ? 126 : 1022, single ? -130 : -1030};
+    static const int ns[] = {2, 3, 6, 9, 12, 17, 24, 31, 32, 33, 40, 64};
+    tally t = {0, 0};
+    for (int e = 0; e < 2; ++e)
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; ++k)
+            for (int piv = 0; piv < 2; ++piv) {
+                getrf_case c = {(chk_form)(k % 2), ns[k], 8, 1, 0, 0, piv ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, piv,
+                                8000u + 10 * k + e, 0, exps[e]};
+                run_getrf(p, &c, &t);
+            }
+    expect_mostly_exact(&t, "extreme pivots");
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         CHK_TEST_ALL_PRECS(getrf_sizes_strided),  CHK_TEST_ALL_PRECS(getrf_sizes_pointers),
         CHK_TEST_ALL_PRECS(getrf_nopiv_strided),  CHK_TEST_ALL_PRECS(getrf_nopiv_pointers),
         CHK_TEST_ALL_PRECS(getrf_gaps),           CHK_TEST_ALL_PRECS(getrf_batch_counts),
         CHK_TEST_ALL_PRECS(getrf_matrix_types),   CHK_TEST_ALL_PRECS(getrf_nopiv_singular),
+        CHK_TEST_ALL_PRECS(getrf_extreme_pivots),
         CHK_TEST_ALL_PRECS(getrf_nan_inf),
     };
     return chk_main(argc, argv, "getrf", tests, sizeof tests / sizeof tests[0]);

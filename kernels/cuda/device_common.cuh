@@ -130,21 +130,63 @@ __device__ __forceinline__ double inverse_exponent_scale(double x) {
     return __hiloint2double(max(2046 - e, 1) << 20, 0);
 }
 
+// 1 / x by the hardware's approximate reciprocal and a Newton step, the sequence that the quotient 1.0f / x compiles
+// to on its fast path (sm_90, CUDA 13.0: MUFU.RCP, then FFMA, FFMA), so the same correctly rounded result where that
+// path is taken, without its test of x's range, its branch to a called slow path and the convergence region around
+// them. Exact for |x| in [2^-126, 2^126); outside it the approximation is flushed (huge x gives 0, subnormal x an
+// infinity), so a caller keeps x inside it. The fmin turns the correction term's NaN (0 times an infinity) into a
+// harmless 1, so 1 / +-0 = +-Inf, 1 / +-Inf = +-0 and 1 / NaN = NaN as IEEE's. Used where it measured faster: the
+// single complex reciprocal (perf/NOTES.md, eighteenth round: for the real pivots of the lane kernels, with huge
+// pivots scaled into its range, it ran 0.73-0.98x, as did its double form with two more FP64 instructions).
+__device__ __forceinline__ float reciprocal_normal(float x) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return fmaf(r, fminf(fmaf(-x, r, 1.0f), 1.0f), r);
+}
+// p ? a : b kept a select (selp): written as a conditional around the single complex reciprocal's products, ptxas
+// made it a branch around the whole computation.
+__device__ __forceinline__ float select_value(bool p, float a, float b) {
+    float r;
+    asm("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\tselp.f32 %0, %2, %3, q;\n\t}"
+        : "=f"(r)
+        : "r"((unsigned)p), "f"(a), "f"(b));
+    return r;
+}
+
 // 1 / x for complex x as conj(x) / |x|^2 with x first scaled by a power of two t (x t has its larger part in
 // [1, 2)), so |x t|^2 neither overflows nor underflows: 1 / x = (conj(x t) / |x t|^2) t, one real reciprocal
-// of a number in [1, 8) and a few products, where the quotient of the operators (Smith's algorithm, as the host
-// backend divides) takes three IEEE divisions two deep and was kept out of line for the unrolled kernels' code
-// size (ncu on the H100: instruction fetch stalls at double complex n = 32); this form is short enough to inline
-// (perf/NOTES.md, seventeenth round). Rounding: a few ulps of |1 / x|. Special values as Smith's gives them: an
-// infinite part with the other finite gives 0; a NaN, two infinite parts or x = 0 give NaN (never a trap).
-template <class R> __device__ __forceinline__ complex<R> reciprocal(complex<R> x) {
+// of a number in [1, 8) (reciprocal_normal: no range test needed) and a few products, where the quotient of the
+// operators (Smith's algorithm, as the host backend divides) takes three IEEE divisions two deep and was kept out
+// of line for the unrolled kernels' code size (ncu on the H100: instruction fetch stalls at double complex
+// n = 32); this form is short enough to inline (perf/NOTES.md, seventeenth round). Rounding: a few ulps of
+// |1 / x|. Special values as Smith's gives them: an infinite part with the other finite gives 0; a NaN, two
+// infinite parts or x = 0 give NaN (never a trap). A subnormal x keeps |x t|^2 >= 2^-44 (float), normal.
+// Early: the infinite-part test before the quotient (double complex; the statements' order is all that differs, and
+// it changed ptxas's code: not examined). The select-form scaler (lane-per-row and two-warp kernels) takes it: getrf
+// z 1.01-1.22x at 11-32 against the quotient first (runs 93 and 95). The branch form (blocked, one-block, thread
+// kernels) keeps the quotient first, as the records since run 95 measured it; either order ran 0.96-0.99x of main's
+// getrf z at 37-96 there, a loss that came with the tiny-pivot fix below, not with the order (perf/NOTES.md,
+// eighteenth round).
+template <class R, bool Early = false> __device__ __forceinline__ complex<R> reciprocal(complex<R> x) {
     const R ar = fabs(x.re), ai = fabs(x.im);
     const R big = fmax(ar, ai);
     const R t = inverse_exponent_scale(big);
     const R u = x.re * t, v = x.im * t;  // exact (t a power of two) unless a part far below the other underflows
-    const R rd = R(1) / fma(u, u, v * v);
-    const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
-    return infinite ? complex<R>(R(0)) : complex<R>((u * rd) * t, (-v * rd) * t);
+    if constexpr (sizeof(R) == sizeof(float)) {
+        // |x t|^2 is in [1, 8), or >= 2^-44 for a subnormal x, or 0, Inf or NaN: reciprocal_normal's range
+        // (getrf c 1.02-1.10x at 5-32, matinv c 1.02-1.16x; perf/NOTES.md, eighteenth round).
+        const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
+        const R rd = reciprocal_normal(fma(u, u, v * v));
+        return {select_value(infinite, R(0), (u * rd) * t), select_value(infinite, R(0), (-v * rd) * t)};
+    } else if constexpr (Early) {
+        const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
+        const R rd = R(1) / fma(u, u, v * v);
+        return infinite ? complex<R>(R(0)) : complex<R>((u * rd) * t, (-v * rd) * t);
+    } else {
+        const R rd = R(1) / fma(u, u, v * v);
+        const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
+        return infinite ? complex<R>(R(0)) : complex<R>((u * rd) * t, (-v * rd) * t);
+    }
 }
 __device__ __forceinline__ float reciprocal(float x) { return 1.0f / x; }
 __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
@@ -154,9 +196,10 @@ __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 // divides there, because 1/p would overflow) a power of two that brings p into the normal range with 1/(p s)
 // finite; s x then overflows only where getf2's x / p overflows too. One division per pivot instead of one
 // per entry keeps the unrolled kernels small. Two ways to choose s, measured on the H100 (perf/NOTES.md):
-//  - branch: s = 2^-e (p = m 2^e) in a branch taken only for tiny pivots. The thread-per-matrix kernels hold
-//    a matrix per thread and run fastest this way (the select form took them 8-25 more registers and cost up
-//    to 19%); the default.
+//  - branch: s = 2^64 (float) or 2^600 (double) in a branch taken only for tiny pivots. The thread-per-matrix
+//    kernels hold a matrix per thread and run fastest this way (the select form took them 8-25 more registers
+//    and cost up to 19%); the default. (Until the eighteenth round s was 2^-e for p = m 2^e, which overflows to
+//    Inf for p below 2^-128 (float) or 2^-1024 (double), so such a pivot gave NaN multipliers.)
 //  - select: s = 2^64 (float) or 2^600 (double) when max(|Re|, |Im|) < sfmin, chosen by a select. The
 //    lane-per-row kernels pay every step's branch in issue slots and convergence stalls: with the select their
 //    getrf ran 2-13% faster (d5f8fe8 against 3aed96b in one run; for complex p, where the two tests disagree,
@@ -177,13 +220,10 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
             s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
         } else {
             s = R(1);
-            if (!zero && !modulus_at_least_sfmin(p)) {
-                int e;
-                frexp(max_abs_part(p), &e);
-                s = ldexp(R(1), -e);
-            }
+            if (!zero && !modulus_at_least_sfmin(p)) s = tiny_pivot_scale<R>();
         }
-        recip = reciprocal(s * p);
+        if constexpr (scalar_traits<T>::is_complex) recip = reciprocal<R, How == tiny_scale::select>(s * p);
+        else recip = reciprocal(s * p);
     }
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }
     // The multiplier of a row below the pivot as getf2 forms it; left alone when the pivot is exactly zero
