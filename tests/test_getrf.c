@@ -302,8 +302,9 @@ static void getrf_nan_inf(void **state) {
 }
 
 /* Pivots at the ends of the exponent range: column 0 rescaled so that the first pivot is 1.5 * 2^e with e at the
- * top (float 126, double 1022: 1/p is subnormal, the kernels scale such a pivot before its reciprocal) or below the
- * normal numbers (float -130, double -1030: getf2 divides instead of scaling by 1/p), the rest of the column 2^-6
+ * top (float 126, double 1022: 1/p is subnormal, where a reciprocal computed on its fast path alone would flush to
+ * 0) or below the normal numbers (float -130, double -1030: getf2 divides instead of scaling by 1/p, the kernels
+ * scale the pivot first, by a factor that must not overflow), the rest of the column 2^-6
  * of it, so that the multipliers and every norm the checks take stay finite. Checked as the other cases: LAPACK's
  * pivots, the LU ratio, the host backend on CUDA; with and without pivoting, at orders that reach every kernel
  * family. */
