@@ -276,9 +276,9 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // Each entry was measured on the H100 against the same kernel uncapped and kept only where it ran >= 1.02x (the
 // getrs entries >= 1.01x, in a run whose noise was 0.6%); most candidates lost (at seven or eight warps the spills
 // cost more than the warp gives). The scans, every entry tried and its speed-up: perf/NOTES.md, tenth, eleventh,
-// thirteenth, fourteenth and seventeenth rounds (the last: double complex 25-32 after the inline reciprocal). No
-// entry is 0, which ptxas takes as no minimum (1 changed the registers: double complex n = 12 94 -> 110). Not the
-// rolled getrf: capped it spilled.
+// thirteenth, fourteenth, seventeenth and eighteenth rounds (the last two: double complex 17-32 after the inline
+// reciprocal). No entry is 0, which ptxas takes as no minimum (1 changed the registers: double complex n = 12
+// 94 -> 110). Not the rolled getrf: capped it spilled.
 enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled, getrs };
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
@@ -297,7 +297,7 @@ constexpr register_cap register_caps[] = {
     {'d', 25, getrf_np, 7}, {'d', 29, getrf_np, 6},
     {'c', 19, getrf_p, 8}, {'c', 21, getrf_p, 8}, {'c', 23, getrf_p, 7}, {'c', 24, getrf_p, 7}, {'c', 28, getrf_p, 6},
     {'z', 6, getrf_p, 14}, {'z', 8, getrf_p, 12}, {'z', 13, getrf_p, 5}, {'z', 14, getrf_p, 5}, {'z', 21, getrf_p, 4},
-    {'z', 22, getrf_p, 4}, {'z', 23, getrf_p, 4}, {'z', 26, getrf_p, 3}, {'z', 27, getrf_p, 3},
+    {'z', 22, getrf_p, 4}, {'z', 23, getrf_p, 4}, {'z', 24, getrf_p, 4}, {'z', 26, getrf_p, 3}, {'z', 27, getrf_p, 3},
     {'z', 28, getrf_p, 3}, {'z', 29, getrf_p, 3}, {'z', 30, getrf_p, 3}, {'z', 31, getrf_p, 3}, {'z', 32, getrf_p, 3},
     {'z', 11, getrf_np, 6}, {'z', 14, getrf_np, 5}, {'z', 15, getrf_np, 5}, {'z', 17, getrf_np, 5},
     {'z', 18, getrf_np, 5}, {'z', 26, getrf_np, 4}, {'z', 27, getrf_np, 3}, {'z', 28, getrf_np, 3},
@@ -305,7 +305,8 @@ constexpr register_cap register_caps[] = {
     {'s', 18, matinv_gj, 8}, {'s', 19, matinv_gj, 8}, {'s', 22, matinv_gj, 8}, {'s', 27, matinv_gj, 7},
     {'d', 11, matinv_gj, 8},
     {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7}, {'c', 25, matinv_gj, 5},
-    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4}, {'z', 12, matinv_gj, 5}, {'z', 25, matinv_gj, 3},
+    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4}, {'z', 12, matinv_gj, 5}, {'z', 17, matinv_gj, 4},
+    {'z', 18, matinv_gj, 4}, {'z', 20, matinv_gj, 4}, {'z', 25, matinv_gj, 3},
     {'z', 26, matinv_gj, 3}, {'z', 27, matinv_gj, 3},
     {'z', 30, matinv_gj_rolled, 3}, {'z', 31, matinv_gj_rolled, 3}, {'z', 32, matinv_gj_rolled, 3},
     {'s', 24, getrs_k, 8}, {'s', 29, getrs_k, 7}, {'s', 31, getrs_k, 6},
