@@ -117,6 +117,30 @@ __device__ __forceinline__ int select_pivot(const Group &grp, double v, bool can
     const unsigned top_lo = grp.max(key.hi == top_hi ? key.lo : 0u);
     return (int)grp.min((key.hi == top_hi && key.lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
+// The same search where each lane holds two rows (matinv_pair_registers): the lane first keeps the better of its
+// two candidates (the larger key, then the smaller position), so the group's reductions see one key per lane and
+// the result is the one select_pivot gives over all the rows.
+template <class Group>
+__device__ __forceinline__ int select_pivot_of_two(const Group &grp, float v0, bool candidate0, bool at_k0, int pos0,
+                                                   float v1, bool candidate1, bool at_k1, int pos1) {
+    const unsigned k0 = key_of(v0, candidate0, at_k0).hi, k1 = key_of(v1, candidate1, at_k1).hi;
+    const unsigned key = max(k0, k1);
+    const unsigned pos = min(k0 == key ? (unsigned)pos0 : 0xffffffffu, k1 == key ? (unsigned)pos1 : 0xffffffffu);
+    const unsigned top = grp.max(key);
+    return (int)grp.min(key == top ? pos : 0xffffffffu);
+}
+template <class Group>
+__device__ __forceinline__ int select_pivot_of_two(const Group &grp, double v0, bool candidate0, bool at_k0, int pos0,
+                                                   double v1, bool candidate1, bool at_k1, int pos1) {
+    const pivot_key a = key_of(v0, candidate0, at_k0), b = key_of(v1, candidate1, at_k1);
+    const unsigned long long k0 = (unsigned long long)a.hi << 32 | a.lo, k1 = (unsigned long long)b.hi << 32 | b.lo;
+    const unsigned long long key = k0 > k1 ? k0 : k1;
+    const unsigned pos = min(k0 == key ? (unsigned)pos0 : 0xffffffffu, k1 == key ? (unsigned)pos1 : 0xffffffffu);
+    const unsigned hi = (unsigned)(key >> 32), lo = (unsigned)key;
+    const unsigned top_hi = grp.max(hi);
+    const unsigned top_lo = grp.max(hi == top_hi ? lo : 0u);
+    return (int)grp.min((hi == top_hi && lo == top_lo) ? pos : 0xffffffffu);
+}
 
 // For x >= 0 with x = f 2^e (1 <= f < 2), the power of two 2^-e that brings x into [1, 2), clamped to the normal
 // numbers: at the largest binade the smallest normal power (x times it is then below 4), for zero and subnormal

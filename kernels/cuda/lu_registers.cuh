@@ -527,6 +527,109 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
     }
 }
 
+// ---- matinv: Gauss-Jordan with two rows per lane (n = 17-32) -------------------------------------------------
+// With a row per lane, a warp at n = 17-32 holds one matrix: 32 - n lanes idle, and each step's search, scaler and
+// bookkeeping (~50-80 instructions, perf/NOTES.md run 91) paid for one matrix. Here a group of L = ceil(n / 2)
+// lanes holds a matrix, lane i its rows i and i + L (the last lane of an odd order only row i), so a warp holds two
+// matrices (three at n = 17-20) and pays a step's fixed part once for all of them. Each row sees matinv_group's
+// arithmetic with the deferred pivot-row scaling, in the same order, so the results and pivots are the same.
+template <int N> constexpr int pair_lanes() { return (N + 1) / 2; }
+// Where it exists: n = 17-32, not double complex (two rows of n = 17 already take 136 registers of data).
+template <class T, int N> constexpr bool matinv_pairs_exist() { return N > 16 && N <= 32 && sizeof(T) <= 8; }
+
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32) matinv_pair_registers(batch_ref<const T> A, batch_ref<T> C, int *info,
+                                                                   int batch) {
+    constexpr int L = pair_lanes<N>();
+    constexpr int G = group_shape<L>::per_warp;
+    __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
+    // Every lane of the warp runs the group code (Whole): the spare lanes (32 mod L) hold no row.
+    const group_place<L, Warps, true, true> at(batch);
+    if (((long long)blockIdx.x * Warps + at.warp) * G >= batch) return;  // the whole warp: no matrix
+    const int i0 = at.i, i1 = at.i >= 0 && at.i + L < N ? at.i + L : -1;  // -1: no row
+    T a0[N], a1[N];
+    {
+        const T *m = at.valid ? A[at.b] : nullptr;
+        const long long lda = A.ld;
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+            a0[j] = at.valid ? m[i0 + j * lda] : T(real_t<T>(0));
+            a1[j] = at.valid && i1 >= 0 ? m[i1 + j * lda] : T(real_t<T>(0));
+        }
+    }
+    // Per row: its position in LAPACK's swapped order (-1: no row, never a candidate), the step where it was the
+    // pivot and that step's scaler.
+    int pos0 = i0, pos1 = i1, step0 = 0, step1 = 0, inf = 0;
+    lane_scaler<T> f0, f1;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        T *buf = bcast[at.warp][at.slot][k & 1];
+        const int ppos = select_pivot_of_two(at, abs1(a0[k]), pos0 >= k, pos0 == k, pos0, abs1(a1[k]), pos1 >= k,
+                                             pos1 == k, pos1);
+        const bool piv0 = pos0 == ppos, piv1 = pos1 == ppos;  // at most one row of the group
+        if (piv0) pos0 = k;
+        else if (pos0 == k) pos0 = ppos;
+        if (piv1) pos1 = k;
+        else if (pos1 == k) pos1 = ppos;
+        if (piv0) {
+            step0 = k;
+#pragma unroll
+            for (int j = 0; j < N; ++j) buf[j] = a0[j];
+        }
+        if (piv1) {
+            step1 = k;
+#pragma unroll
+            for (int j = 0; j < N; ++j) buf[j] = a1[j];
+        }
+        at.sync();
+        const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
+        if (sc.zero && inf == 0) inf = k + 1;
+        if (piv0) {
+            f0 = sc;
+            a0[k] = T(real_t<T>(-1));
+        } else {
+            const T l = sc.divide(a0[k]);
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+                if (j != k) a0[j] = subtract_product<matinv_fused_update<T, N>()>(a0[j], l, buf[j]);
+            a0[k] = l;
+        }
+        if (piv1) {
+            f1 = sc;
+            a1[k] = T(real_t<T>(-1));
+        } else {
+            const T l = sc.divide(a1[k]);
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+                if (j != k) a1[j] = subtract_product<matinv_fused_update<T, N>()>(a1[j], l, buf[j]);
+            a1[k] = l;
+        }
+    }
+    // The column order and the store as matinv_group's: the buffer step N - 1 did not read holds r.
+    int *const rows = reinterpret_cast<int *>(bcast[at.warp][at.slot][N & 1]);
+    if (i0 >= 0) rows[step0] = i0;
+    if (i1 >= 0) rows[step1] = i1;
+    at.sync();
+    if (!at.valid) return;
+    constexpr int chunks = (N + 3) / 4;
+    static_assert(chunks * 16 <= row_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
+    int r[chunks * 4];
+#pragma unroll
+    for (int q = 0; q < chunks; ++q) {
+        const int4 v = reinterpret_cast<const int4 *>(rows)[q];
+        r[4 * q] = v.x, r[4 * q + 1] = v.y, r[4 * q + 2] = v.z, r[4 * q + 3] = v.w;
+    }
+    T *const c = C[at.b];
+    const long long ldc = C.ld;
+#pragma unroll
+    for (int j = 0; j < N; ++j) c[step0 + r[j] * ldc] = -f0.divide(a0[j]);
+    if (i1 >= 0) {
+#pragma unroll
+        for (int j = 0; j < N; ++j) c[step1 + r[j] * ldc] = -f1.divide(a1[j]);
+    }
+    if (at.i == 0) info[at.b] = inf;
+}
+
 // ---- getri: inverse from the factors -------------------------------------------------------------------------
 // Lane k holds row k of the factors. inv(U) row by row from the bottom (xTRTI2's arithmetic), then
 // inv(A) L = inv(U) column by column from the right (xGETRI), then the column interchanges, applied as a
@@ -876,6 +979,9 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
 // 168 registers (three warps) 1.18x, so there it serves; and at 28 since the pivot's reciprocal is inline (the
 // unrolled sweep went from 168 to 186 registers, capped it spilled: rolled 1.57x, run 81).
 template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 28; }
+// Where matinv's two-rows-per-lane kernel (matinv_pair_registers) serves by default; SMALLLA_CUDA_MATINV_PAIRS=1/0
+// forces it on/off wherever it exists (a knob for the benchmarks).
+template <class T, int N> constexpr bool matinv_pairs_by_default() { return false; }
 
 // smem bytes of dynamic shared memory allowed for kernel on the current device: per launch, since the attribute
 // belongs to the device, and whatever smem is, since the default 48 KB bounds the static and dynamic bytes
@@ -942,6 +1048,13 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
         }
     }
     constexpr int W = warps_per_block<N>();
+    if constexpr (matinv_pairs_exist<T, N>()) {
+        if (matinv_pairs_override() >= 0 ? matinv_pairs_override() == 1 : matinv_pairs_by_default<T, N>()) {
+            matinv_pair_registers<T, N, W><<<blocks_for<pair_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch);
+            return;
+        }
+    }
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
     if constexpr (N > rolled_segment) {
         if (rolled_elimination<N>(matinv_rolled_by_default<T, N>())) {
