@@ -117,7 +117,7 @@ __device__ __forceinline__ int select_pivot(const Group &grp, double v, bool can
     const unsigned top_lo = grp.max(key.hi == top_hi ? key.lo : 0u);
     return (int)grp.min((key.hi == top_hi && key.lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
-// The same search where each lane holds two rows (matinv_pair_registers): the lane first keeps the better of its
+// The same search where each lane holds two rows (the pair kernels of lu_registers.cuh): the lane first keeps the better of its
 // two candidates (the larger key, then the smaller position), so the group's reductions see one key per lane and
 // the result is the one select_pivot gives over all the rows.
 template <class Group>

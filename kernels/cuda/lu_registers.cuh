@@ -527,50 +527,137 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
     }
 }
 
-// ---- matinv: Gauss-Jordan with two rows per lane (n = 17-32) -------------------------------------------------
-// With a row per lane, a warp at n = 17-32 holds one matrix: 32 - n lanes idle, and each step's search, scaler and
-// bookkeeping (~50-80 instructions, perf/NOTES.md run 91) paid for one matrix. Here a group of L = ceil(n / 2)
-// lanes holds a matrix, lane i its rows i and i + L (the last lane of an odd order only row i), so a warp holds two
-// matrices (three at n = 17-20) and pays a step's fixed part once for all of them. Each row sees matinv_group's
-// arithmetic with the deferred pivot-row scaling, in the same order, so the results and pivots are the same.
+// ---- two rows per lane: getrf and matinv at n = 17-20 --------------------------------------------------------
+// With a row per lane, a warp at n = 17-32 holds one matrix and 32 - n lanes idle. Here a group of L = ceil(n / 2)
+// lanes holds a matrix, lane i its rows i and i + L (the last lane of an odd order only row i): three matrices a
+// warp at n = 17-20, 27-30 lanes busy instead of 17-20. Each row sees the one-row kernels' arithmetic in the same
+// order (the same results and pivots), so what a step costs per row (key, bookkeeping, multiplier, update) is
+// issued twice per warp; only the scaler, the sync and the pivot row's loads are shared. So the kernels pay only
+// where lanes were idle: measured (perf/NOTES.md, nineteenth round) at 21-32 two matrices a warp lose, at 17-20 three
+// gain. Not double complex (two rows of n = 17 are 136 registers of data).
 template <int N> constexpr int pair_lanes() { return (N + 1) / 2; }
-// Where it exists: n = 17-32, not double complex (two rows of n = 17 already take 136 registers of data).
-template <class T, int N> constexpr bool matinv_pairs_exist() { return N > 16 && N <= 32 && sizeof(T) <= 8; }
+template <class T, int N> constexpr bool pairs_exist() { return N >= 17 && N <= 20 && sizeof(T) <= 8; }
 
+// Lane i's two rows: i0 = i and i1 = i + L (-1: no row, the spare lanes' and an odd order's last), read from m
+// (leading dimension ld), zeros in a group slot without a matrix.
+template <class T, int N, class Place, class S>
+__device__ __forceinline__ void load_pair_rows(const Place &at, const S *m, long long ld, int &i0, int &i1, T (&a0)[N],
+                                               T (&a1)[N]) {
+    constexpr int L = pair_lanes<N>();
+    i0 = at.i;
+    i1 = at.i >= 0 && at.i + L < N ? at.i + L : -1;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        a0[j] = at.valid ? T(m[i0 + j * ld]) : T(real_t<T>(0));
+        a1[j] = at.valid && i1 >= 0 ? T(m[i1 + j * ld]) : T(real_t<T>(0));
+    }
+}
+// lazy_pivot_step over a lane's two rows: the pivot's position; piv0/piv1 whether row 0/1 is the pivot row.
+template <class T, class Place>
+__device__ __forceinline__ int lazy_pivot_step_of_two(const Place &at, T akk0, T akk1, int k, int &pos0, int &pos1,
+                                                      bool &piv0, bool &piv1) {
+    const int ppos =
+        select_pivot_of_two(at, abs1(akk0), pos0 >= k, pos0 == k, pos0, abs1(akk1), pos1 >= k, pos1 == k, pos1);
+    piv0 = pos0 == ppos;
+    piv1 = pos1 == ppos;
+    if (piv0) pos0 = k;
+    else if (pos0 == k) pos0 = ppos;
+    if (piv1) pos1 = k;
+    else if (pos1 == k) pos1 = ppos;
+    return ppos;
+}
+// Whether the warp has any matrix: a warp past the batch leaves as a whole (no barrier follows in these kernels).
+template <int N, int Warps> __device__ __forceinline__ bool pair_warp_has_work(int batch) {
+    constexpr int G = group_shape<pair_lanes<N>()>::per_warp;
+    return ((long long)blockIdx.x * Warps + (threadIdx.x >> 5)) * G < batch;
+}
+
+// getrf (getrf_group's steps, Pivot as there) with two rows per lane.
+template <class T, int N, int Warps, bool Pivot>
+__global__ void __launch_bounds__(Warps * 32) getrf_pair_registers(batch_ref<T> A, pivots_ref<int> P, int *info,
+                                                                  int batch) {
+    constexpr int L = pair_lanes<N>();
+    constexpr int G = group_shape<L>::per_warp;
+    __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
+    if (!pair_warp_has_work<N, Warps>(batch)) return;
+    const group_place<L, Warps, true, true> at(batch);  // the whole warp runs; spare lanes hold no row
+    T *const m = at.valid ? A[at.b] : nullptr;
+    const long long ld = A.ld;
+    int i0, i1;
+    T a0[N], a1[N];
+    load_pair_rows(at, m, ld, i0, i1, a0, a1);
+    int pos0 = i0, pos1 = i1, my_piv0 = i0, my_piv1 = i1, inf = 0;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        bool piv0 = pos0 == k, piv1 = pos1 == k;
+        int ppos = k;
+        if constexpr (Pivot) ppos = lazy_pivot_step_of_two(at, a0[k], a1[k], k, pos0, pos1, piv0, piv1);
+        if (i0 == k) my_piv0 = ppos;
+        if (i1 == k) my_piv1 = ppos;
+        T *const buf = bcast[at.warp][at.slot][k & 1];
+        if (piv0) {
+#pragma unroll
+            for (int j = k; j < N; ++j) buf[j] = a0[j];
+        }
+        if (piv1) {
+#pragma unroll
+            for (int j = k; j < N; ++j) buf[j] = a1[j];
+        }
+        at.sync();
+        const lane_scaler<T> sc(buf[k]);
+        if (sc.zero && inf == 0) inf = k + 1;
+        T p[N];  // the pivot row, loaded once for both rows' updates
+#pragma unroll
+        for (int j = k + 1; j < N; ++j) p[j] = buf[j];
+        if (pos0 > k) {
+            const T l = sc.multiplier(a0[k]);
+            a0[k] = l;
+#pragma unroll
+            for (int j = k + 1; j < N; ++j) a0[j] = minus_product(a0[j], l, p[j]);
+        }
+        if (pos1 > k) {
+            const T l = sc.multiplier(a1[k]);
+            a1[k] = l;
+#pragma unroll
+            for (int j = k + 1; j < N; ++j) a1[j] = minus_product(a1[j], l, p[j]);
+        }
+    }
+    if (!at.valid) return;
+#pragma unroll
+    for (int j = 0; j < N; ++j) m[pos0 + j * ld] = a0[j];
+    if (i1 >= 0) {
+#pragma unroll
+        for (int j = 0; j < N; ++j) m[pos1 + j * ld] = a1[j];
+    }
+    if (Pivot && P.base != nullptr) {
+        int *const piv = P[at.b];
+        piv[i0] = my_piv0 + 1;
+        if (i1 >= 0) piv[i1] = my_piv1 + 1;
+    }
+    if (at.i == 0) info[at.b] = inf;
+}
+
+// matinv (matinv_group's deferred Gauss-Jordan sweep) with two rows per lane.
 template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32) matinv_pair_registers(batch_ref<const T> A, batch_ref<T> C, int *info,
                                                                    int batch) {
     constexpr int L = pair_lanes<N>();
     constexpr int G = group_shape<L>::per_warp;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
-    // Every lane of the warp runs the group code (Whole): the spare lanes (32 mod L) hold no row.
+    if (!pair_warp_has_work<N, Warps>(batch)) return;
     const group_place<L, Warps, true, true> at(batch);
-    if (((long long)blockIdx.x * Warps + at.warp) * G >= batch) return;  // the whole warp: no matrix
-    const int i0 = at.i, i1 = at.i >= 0 && at.i + L < N ? at.i + L : -1;  // -1: no row
+    int i0, i1;
     T a0[N], a1[N];
-    {
-        const T *m = at.valid ? A[at.b] : nullptr;
-        const long long lda = A.ld;
-#pragma unroll
-        for (int j = 0; j < N; ++j) {
-            a0[j] = at.valid ? m[i0 + j * lda] : T(real_t<T>(0));
-            a1[j] = at.valid && i1 >= 0 ? m[i1 + j * lda] : T(real_t<T>(0));
-        }
-    }
+    load_pair_rows(at, at.valid ? A[at.b] : nullptr, A.ld, i0, i1, a0, a1);
     // Per row: its position in LAPACK's swapped order (-1: no row, never a candidate), the step where it was the
     // pivot and that step's scaler.
     int pos0 = i0, pos1 = i1, step0 = 0, step1 = 0, inf = 0;
     lane_scaler<T> f0, f1;
 #pragma unroll
     for (int k = 0; k < N; ++k) {
-        T *buf = bcast[at.warp][at.slot][k & 1];
-        const int ppos = select_pivot_of_two(at, abs1(a0[k]), pos0 >= k, pos0 == k, pos0, abs1(a1[k]), pos1 >= k,
-                                             pos1 == k, pos1);
-        const bool piv0 = pos0 == ppos, piv1 = pos1 == ppos;  // at most one row of the group
-        if (piv0) pos0 = k;
-        else if (pos0 == k) pos0 = ppos;
-        if (piv1) pos1 = k;
-        else if (pos1 == k) pos1 = ppos;
+        T *const buf = bcast[at.warp][at.slot][k & 1];
+        bool piv0, piv1;  // at most one row of the group
+        lazy_pivot_step_of_two(at, a0[k], a1[k], k, pos0, pos1, piv0, piv1);
         if (piv0) {
             step0 = k;
 #pragma unroll
@@ -584,6 +671,10 @@ __global__ void __launch_bounds__(Warps * 32) matinv_pair_registers(batch_ref<co
         at.sync();
         const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
         if (sc.zero && inf == 0) inf = k + 1;
+        T p[N];  // the pivot row, loaded once for both rows' updates
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+            if (j != k) p[j] = buf[j];
         if (piv0) {
             f0 = sc;
             a0[k] = T(real_t<T>(-1));
@@ -591,7 +682,7 @@ __global__ void __launch_bounds__(Warps * 32) matinv_pair_registers(batch_ref<co
             const T l = sc.divide(a0[k]);
 #pragma unroll
             for (int j = 0; j < N; ++j)
-                if (j != k) a0[j] = subtract_product<matinv_fused_update<T, N>()>(a0[j], l, buf[j]);
+                if (j != k) a0[j] = subtract_product<matinv_fused_update<T, N>()>(a0[j], l, p[j]);
             a0[k] = l;
         }
         if (piv1) {
@@ -601,7 +692,7 @@ __global__ void __launch_bounds__(Warps * 32) matinv_pair_registers(batch_ref<co
             const T l = sc.divide(a1[k]);
 #pragma unroll
             for (int j = 0; j < N; ++j)
-                if (j != k) a1[j] = subtract_product<matinv_fused_update<T, N>()>(a1[j], l, buf[j]);
+                if (j != k) a1[j] = subtract_product<matinv_fused_update<T, N>()>(a1[j], l, p[j]);
             a1[k] = l;
         }
     }
@@ -979,9 +1070,14 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
 // 168 registers (three warps) 1.18x, so there it serves; and at 28 since the pivot's reciprocal is inline (the
 // unrolled sweep went from 168 to 186 registers, capped it spilled: rolled 1.57x, run 81).
 template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 28; }
-// Where matinv's two-rows-per-lane kernel (matinv_pair_registers) serves by default; SMALLLA_CUDA_MATINV_PAIRS=1/0
-// forces it on/off wherever it exists (a knob for the benchmarks).
-template <class T, int N> constexpr bool matinv_pairs_by_default() { return false; }
+// Where the two-rows-per-lane kernels (getrf_pair_registers, matinv_pair_registers) serve by default;
+// SMALLLA_CUDA_PAIRS=1/0 forces them on/off wherever they exist (a knob for the benchmarks).
+enum class pair_route { getrf, getrf_nopiv, matinv };
+template <class T, int N, pair_route Route> constexpr bool pairs_by_default() { return false; }
+template <class T, int N, pair_route Route> inline bool pairs_serve() {
+    if constexpr (pairs_exist<T, N>()) return pairs_override() >= 0 ? pairs_override() == 1 : pairs_by_default<T, N, Route>();
+    else return false;
+}
 
 // smem bytes of dynamic shared memory allowed for kernel on the current device: per launch, since the attribute
 // belongs to the device, and whatever smem is, since the default 48 KB bounds the static and dynamic bytes
@@ -1022,6 +1118,19 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
         }
     }
     constexpr int W = warps_per_block<N>();
+    if constexpr (pairs_exist<T, N>()) {
+        const bool pivoting = a.ipiv.base != nullptr;
+        if (pairs_serve<T, N, pair_route::getrf>() && pivoting) {
+            getrf_pair_registers<T, N, W, true><<<blocks_for<pair_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+            return;
+        }
+        if (pairs_serve<T, N, pair_route::getrf_nopiv>() && !pivoting) {
+            getrf_pair_registers<T, N, W, false><<<blocks_for<pair_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+            return;
+        }
+    }
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
     if constexpr (N > rolled_segment) {
         if (rolled_elimination<N>()) {
@@ -1048,8 +1157,8 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
         }
     }
     constexpr int W = warps_per_block<N>();
-    if constexpr (matinv_pairs_exist<T, N>()) {
-        if (matinv_pairs_override() >= 0 ? matinv_pairs_override() == 1 : matinv_pairs_by_default<T, N>()) {
+    if constexpr (pairs_exist<T, N>()) {
+        if (pairs_serve<T, N, pair_route::matinv>()) {
             matinv_pair_registers<T, N, W><<<blocks_for<pair_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch);
             return;

@@ -206,8 +206,8 @@ int rolled_override() {
     return forced;
 }
 
-int matinv_pairs_override() {
-    static const int forced = on_off_knob("SMALLLA_CUDA_MATINV_PAIRS");
+int pairs_override() {
+    static const int forced = on_off_knob("SMALLLA_CUDA_PAIRS");
     return forced;
 }
 
