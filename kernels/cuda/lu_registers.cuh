@@ -527,196 +527,200 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
     }
 }
 
-// ---- two rows per lane: getrf and matinv at n = 17-20 --------------------------------------------------------
-// With a row per lane, a warp at n = 17-32 holds one matrix and 32 - n lanes idle. Here a group of L = ceil(n / 2)
-// lanes holds a matrix, lane i its rows i and i + L (the last lane of an odd order only row i): three matrices a
-// warp at n = 17-20, 27-30 lanes busy instead of 17-20. Each row sees the one-row kernels' arithmetic in the same
-// order (the same results and pivots), so what a step costs per row (key, bookkeeping, multiplier, update) is
-// issued twice per warp; only the scaler, the sync and the pivot row's loads are shared. So the kernels pay only
-// where lanes were idle: measured (perf/NOTES.md, nineteenth round) at 21-32 two matrices a warp lose, at 17-20 three
-// gain. Not double complex (two rows of n = 17 are 136 registers of data).
-template <int N> constexpr int pair_lanes() { return (N + 1) / 2; }
-template <class T, int N> constexpr bool pairs_exist() { return N >= 17 && N <= 20 && sizeof(T) <= 8; }
+// ---- several rows per lane: getrf and matinv at n = 17-24 ----------------------------------------------------
+// With a row per lane, a warp at n = 17-32 holds one matrix and 32 - n lanes idle. Here a group of L = ceil(n / R)
+// lanes holds a matrix, lane i its rows i, i + L, ..., i + (R - 1) L (those below n): R = 2 at n = 17-20, three
+// matrices a warp (27-30 lanes busy instead of 17-20), R = 3 at n = 21-24, four matrices a warp (28-32 lanes
+// instead of 21-24). Each row sees the one-row kernels' arithmetic in the same order (the same results and
+// pivots), so what a step costs per row (key, bookkeeping, multiplier, update) is issued R times per warp; only
+// the scaler, the sync and the pivot row's loads are shared. So these kernels pay only through the lanes they
+// fill: two rows per lane at 21-32 (two matrices a warp, no lane gained) ran 0.4-0.9x (perf/NOTES.md, nineteenth
+// round). Not double complex (two rows of n = 17 are 136 registers of data).
+template <int N> constexpr int rows_per_lane() { return N <= 20 ? 2 : 3; }
+template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane<N>() - 1) / rows_per_lane<N>(); }
+// Three rows per lane only in float: double and single complex took 190-250 registers at 21-24 (ptxas), two warps
+// a sub-partition.
+template <class T, int N> constexpr bool multirow_exists() {
+    return N >= 17 && (N <= 20 ? sizeof(T) <= 8 : N <= 24 && sizeof(T) == 4);
+}
 
-// Lane i's two rows: i0 = i and i1 = i + L (-1: no row, the spare lanes' and an odd order's last), read from m
-// (leading dimension ld), zeros in a group slot without a matrix.
-template <class T, int N, class Place, class S>
-__device__ __forceinline__ void load_pair_rows(const Place &at, const S *m, long long ld, int &i0, int &i1, T (&a0)[N],
-                                               T (&a1)[N]) {
-    constexpr int L = pair_lanes<N>();
-    i0 = at.i;
-    i1 = at.i >= 0 && at.i + L < N ? at.i + L : -1;
+// Lane i's rows: row[r] = i + r L (-1: no row, for the spare lanes and past n), read from m (leading dimension
+// ld), zeros in a group slot without a matrix.
+template <class T, int N, int R, class Place, class S>
+__device__ __forceinline__ void load_lane_rows(const Place &at, const S *m, long long ld, int (&row)[R],
+                                               T (&a)[R][N]) {
+    constexpr int L = multirow_lanes<N>();
 #pragma unroll
-    for (int j = 0; j < N; ++j) {
-        a0[j] = at.valid ? T(m[i0 + j * ld]) : T(real_t<T>(0));
-        a1[j] = at.valid && i1 >= 0 ? T(m[i1 + j * ld]) : T(real_t<T>(0));
+    for (int r = 0; r < R; ++r) row[r] = at.i >= 0 && at.i + r * L < N ? at.i + r * L : -1;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+#pragma unroll
+        for (int j = 0; j < N; ++j) a[r][j] = at.valid && row[r] >= 0 ? T(m[row[r] + j * ld]) : T(real_t<T>(0));
     }
 }
-// lazy_pivot_step over a lane's two rows: the pivot's position; piv0/piv1 whether row 0/1 is the pivot row.
-template <class T, class Place>
-__device__ __forceinline__ int lazy_pivot_step_of_two(const Place &at, T akk0, T akk1, int k, int &pos0, int &pos1,
-                                                      bool &piv0, bool &piv1) {
-    const int ppos =
-        select_pivot_of_two(at, abs1(akk0), pos0 >= k, pos0 == k, pos0, abs1(akk1), pos1 >= k, pos1 == k, pos1);
-    piv0 = pos0 == ppos;
-    piv1 = pos1 == ppos;
-    if (piv0) pos0 = k;
-    else if (pos0 == k) pos0 = ppos;
-    if (piv1) pos1 = k;
-    else if (pos1 == k) pos1 = ppos;
+// lazy_pivot_step over a lane's R rows: the pivot's position; piv[r] whether row r is the pivot row.
+template <class T, int N, int R, class Place>
+__device__ __forceinline__ int lazy_pivot_step_of_rows(const Place &at, const T (&a)[R][N], int k, int (&pos)[R],
+                                                       bool (&piv)[R]) {
+    real_t<T> v[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) v[r] = abs1(a[r][k]);
+    const int ppos = select_pivot_of_rows(at, v, pos, k);
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        piv[r] = pos[r] == ppos;
+        if (piv[r]) pos[r] = k;
+        else if (pos[r] == k) pos[r] = ppos;
+    }
     return ppos;
 }
 // Whether the warp has any matrix: a warp past the batch leaves as a whole (no barrier follows in these kernels).
-template <int N, int Warps> __device__ __forceinline__ bool pair_warp_has_work(int batch) {
-    constexpr int G = group_shape<pair_lanes<N>()>::per_warp;
+template <int N, int Warps> __device__ __forceinline__ bool multirow_warp_has_work(int batch) {
+    constexpr int G = group_shape<multirow_lanes<N>()>::per_warp;
     return ((long long)blockIdx.x * Warps + (threadIdx.x >> 5)) * G < batch;
 }
 
-// getrf (getrf_group's steps, Pivot as there) with two rows per lane.
+// getrf (getrf_group's steps, Pivot as there) with R rows per lane.
 template <class T, int N, int Warps, bool Pivot>
-__global__ void __launch_bounds__(Warps * 32) getrf_pair_registers(batch_ref<T> A, pivots_ref<int> P, int *info,
-                                                                  int batch) {
-    constexpr int L = pair_lanes<N>();
+__global__ void __launch_bounds__(Warps * 32) getrf_multirow_registers(batch_ref<T> A, pivots_ref<int> P, int *info,
+                                                                      int batch) {
+    constexpr int R = rows_per_lane<N>(), L = multirow_lanes<N>();
     constexpr int G = group_shape<L>::per_warp;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
-    if (!pair_warp_has_work<N, Warps>(batch)) return;
+    if (!multirow_warp_has_work<N, Warps>(batch)) return;
     const group_place<L, Warps, true, true> at(batch);  // the whole warp runs; spare lanes hold no row
     T *const m = at.valid ? A[at.b] : nullptr;
     const long long ld = A.ld;
-    int i0, i1;
-    T a0[N], a1[N];
-    load_pair_rows(at, m, ld, i0, i1, a0, a1);
-    int pos0 = i0, pos1 = i1, my_piv0 = i0, my_piv1 = i1, inf = 0;
+    int row[R];
+    T a[R][N];
+    load_lane_rows(at, m, ld, row, a);
+    int pos[R], my_piv[R], inf = 0;  // my_piv[r]: the pivot of step row[r]
+#pragma unroll
+    for (int r = 0; r < R; ++r) pos[r] = my_piv[r] = row[r];
 #pragma unroll
     for (int k = 0; k < N; ++k) {
-        bool piv0 = pos0 == k, piv1 = pos1 == k;
+        bool piv[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) piv[r] = pos[r] == k;
         int ppos = k;
-        if constexpr (Pivot) ppos = lazy_pivot_step_of_two(at, a0[k], a1[k], k, pos0, pos1, piv0, piv1);
-        if (i0 == k) my_piv0 = ppos;
-        if (i1 == k) my_piv1 = ppos;
+        if constexpr (Pivot) ppos = lazy_pivot_step_of_rows(at, a, k, pos, piv);
         T *const buf = bcast[at.warp][at.slot][k & 1];
-        if (piv0) {
 #pragma unroll
-            for (int j = k; j < N; ++j) buf[j] = a0[j];
-        }
-        if (piv1) {
+        for (int r = 0; r < R; ++r) {
+            if (row[r] == k) my_piv[r] = ppos;
+            if (piv[r]) {
 #pragma unroll
-            for (int j = k; j < N; ++j) buf[j] = a1[j];
+                for (int j = k; j < N; ++j) buf[j] = a[r][j];
+            }
         }
         at.sync();
         const lane_scaler<T> sc(buf[k]);
         if (sc.zero && inf == 0) inf = k + 1;
-        T p[N];  // the pivot row, loaded once for both rows' updates
+        T p[N];  // the pivot row, loaded once for every row's update
 #pragma unroll
         for (int j = k + 1; j < N; ++j) p[j] = buf[j];
-        if (pos0 > k) {
-            const T l = sc.multiplier(a0[k]);
-            a0[k] = l;
 #pragma unroll
-            for (int j = k + 1; j < N; ++j) a0[j] = minus_product(a0[j], l, p[j]);
-        }
-        if (pos1 > k) {
-            const T l = sc.multiplier(a1[k]);
-            a1[k] = l;
+        for (int r = 0; r < R; ++r) {
+            if (pos[r] > k) {
+                const T l = sc.multiplier(a[r][k]);
+                a[r][k] = l;
 #pragma unroll
-            for (int j = k + 1; j < N; ++j) a1[j] = minus_product(a1[j], l, p[j]);
+                for (int j = k + 1; j < N; ++j) a[r][j] = minus_product(a[r][j], l, p[j]);
+            }
         }
     }
     if (!at.valid) return;
 #pragma unroll
-    for (int j = 0; j < N; ++j) m[pos0 + j * ld] = a0[j];
-    if (i1 >= 0) {
+    for (int r = 0; r < R; ++r) {
+        if (row[r] >= 0) {
 #pragma unroll
-        for (int j = 0; j < N; ++j) m[pos1 + j * ld] = a1[j];
+            for (int j = 0; j < N; ++j) m[pos[r] + j * ld] = a[r][j];
+        }
     }
     if (Pivot && P.base != nullptr) {
         int *const piv = P[at.b];
-        piv[i0] = my_piv0 + 1;
-        if (i1 >= 0) piv[i1] = my_piv1 + 1;
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+            if (row[r] >= 0) piv[row[r]] = my_piv[r] + 1;
     }
     if (at.i == 0) info[at.b] = inf;
 }
 
-// matinv (matinv_group's deferred Gauss-Jordan sweep) with two rows per lane.
+// matinv (matinv_group's deferred Gauss-Jordan sweep) with R rows per lane.
 template <class T, int N, int Warps>
-__global__ void __launch_bounds__(Warps * 32) matinv_pair_registers(batch_ref<const T> A, batch_ref<T> C, int *info,
-                                                                   int batch) {
-    constexpr int L = pair_lanes<N>();
+__global__ void __launch_bounds__(Warps * 32) matinv_multirow_registers(batch_ref<const T> A, batch_ref<T> C,
+                                                                       int *info, int batch) {
+    constexpr int R = rows_per_lane<N>(), L = multirow_lanes<N>();
     constexpr int G = group_shape<L>::per_warp;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
-    if (!pair_warp_has_work<N, Warps>(batch)) return;
+    if (!multirow_warp_has_work<N, Warps>(batch)) return;
     const group_place<L, Warps, true, true> at(batch);
-    int i0, i1;
-    T a0[N], a1[N];
-    load_pair_rows(at, at.valid ? A[at.b] : nullptr, A.ld, i0, i1, a0, a1);
+    int row[R];
+    T a[R][N];
+    load_lane_rows(at, at.valid ? A[at.b] : nullptr, A.ld, row, a);
     // Per row: its position in LAPACK's swapped order (-1: no row, never a candidate), the step where it was the
     // pivot and that step's scaler.
-    int pos0 = i0, pos1 = i1, step0 = 0, step1 = 0, inf = 0;
-    lane_scaler<T> f0, f1;
+    int pos[R], step[R], inf = 0;
+    lane_scaler<T> f[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) pos[r] = row[r], step[r] = 0;
 #pragma unroll
     for (int k = 0; k < N; ++k) {
         T *const buf = bcast[at.warp][at.slot][k & 1];
-        bool piv0, piv1;  // at most one row of the group
-        lazy_pivot_step_of_two(at, a0[k], a1[k], k, pos0, pos1, piv0, piv1);
-        if (piv0) {
-            step0 = k;
+        bool piv[R];  // at most one row of the group
+        lazy_pivot_step_of_rows(at, a, k, pos, piv);
 #pragma unroll
-            for (int j = 0; j < N; ++j) buf[j] = a0[j];
-        }
-        if (piv1) {
-            step1 = k;
+        for (int r = 0; r < R; ++r) {
+            if (piv[r]) {
+                step[r] = k;
 #pragma unroll
-            for (int j = 0; j < N; ++j) buf[j] = a1[j];
+                for (int j = 0; j < N; ++j) buf[j] = a[r][j];
+            }
         }
         at.sync();
         const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
         if (sc.zero && inf == 0) inf = k + 1;
-        T p[N];  // the pivot row, loaded once for both rows' updates
+        T p[N];  // the pivot row, loaded once for every row's update
 #pragma unroll
         for (int j = 0; j < N; ++j)
             if (j != k) p[j] = buf[j];
-        if (piv0) {
-            f0 = sc;
-            a0[k] = T(real_t<T>(-1));
-        } else {
-            const T l = sc.divide(a0[k]);
 #pragma unroll
-            for (int j = 0; j < N; ++j)
-                if (j != k) a0[j] = subtract_product<matinv_fused_update<T, N>()>(a0[j], l, p[j]);
-            a0[k] = l;
-        }
-        if (piv1) {
-            f1 = sc;
-            a1[k] = T(real_t<T>(-1));
-        } else {
-            const T l = sc.divide(a1[k]);
+        for (int r = 0; r < R; ++r) {
+            if (piv[r]) {
+                f[r] = sc;
+                a[r][k] = T(real_t<T>(-1));
+            } else {
+                const T l = sc.divide(a[r][k]);
 #pragma unroll
-            for (int j = 0; j < N; ++j)
-                if (j != k) a1[j] = subtract_product<matinv_fused_update<T, N>()>(a1[j], l, p[j]);
-            a1[k] = l;
+                for (int j = 0; j < N; ++j)
+                    if (j != k) a[r][j] = subtract_product<matinv_fused_update<T, N>()>(a[r][j], l, p[j]);
+                a[r][k] = l;
+            }
         }
     }
     // The column order and the store as matinv_group's: the buffer step N - 1 did not read holds r.
     int *const rows = reinterpret_cast<int *>(bcast[at.warp][at.slot][N & 1]);
-    if (i0 >= 0) rows[step0] = i0;
-    if (i1 >= 0) rows[step1] = i1;
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+        if (row[r] >= 0) rows[step[r]] = row[r];
     at.sync();
     if (!at.valid) return;
     constexpr int chunks = (N + 3) / 4;
     static_assert(chunks * 16 <= row_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
-    int r[chunks * 4];
+    int col[chunks * 4];
 #pragma unroll
     for (int q = 0; q < chunks; ++q) {
         const int4 v = reinterpret_cast<const int4 *>(rows)[q];
-        r[4 * q] = v.x, r[4 * q + 1] = v.y, r[4 * q + 2] = v.z, r[4 * q + 3] = v.w;
+        col[4 * q] = v.x, col[4 * q + 1] = v.y, col[4 * q + 2] = v.z, col[4 * q + 3] = v.w;
     }
     T *const c = C[at.b];
     const long long ldc = C.ld;
 #pragma unroll
-    for (int j = 0; j < N; ++j) c[step0 + r[j] * ldc] = -f0.divide(a0[j]);
-    if (i1 >= 0) {
+    for (int r = 0; r < R; ++r) {
+        if (row[r] >= 0) {
 #pragma unroll
-        for (int j = 0; j < N; ++j) c[step1 + r[j] * ldc] = -f1.divide(a1[j]);
+            for (int j = 0; j < N; ++j) c[step[r] + col[j] * ldc] = -f[r].divide(a[r][j]);
+        }
     }
     if (at.i == 0) info[at.b] = inf;
 }
@@ -1070,12 +1074,26 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
 // 168 registers (three warps) 1.18x, so there it serves; and at 28 since the pivot's reciprocal is inline (the
 // unrolled sweep went from 168 to 186 registers, capped it spilled: rolled 1.57x, run 81).
 template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 28; }
-// Where the two-rows-per-lane kernels (getrf_pair_registers, matinv_pair_registers) serve by default;
-// SMALLLA_CUDA_PAIRS=1/0 forces them on/off wherever they exist (a knob for the benchmarks).
-enum class pair_route { getrf, getrf_nopiv, matinv };
-template <class T, int N, pair_route Route> constexpr bool pairs_by_default() { return false; }
-template <class T, int N, pair_route Route> inline bool pairs_serve() {
-    if constexpr (pairs_exist<T, N>()) return pairs_override() >= 0 ? pairs_override() == 1 : pairs_by_default<T, N, Route>();
+// Where the several-rows-per-lane kernels (getrf_multirow_registers, matinv_multirow_registers) serve by default;
+// SMALLLA_CUDA_MULTIROW=1/0 forces them on/off wherever they exist (a knob for the benchmarks).
+// Two rows per lane, n = 17-20, measured on the H100 against the one-row kernels (run 101, ABBA; kept where >=
+// 1.02x): getrf s 1.05-1.12x, getrf_nopiv s 1.11-1.18x, d 1.04-1.10x, c 1.07-1.20x, matinv s 1.11-1.19x, d
+// 1.07-1.12x, c 17-18 1.12-1.16x. With pivoting at d and c (getrf 0.89-1.00x, matinv c 19-20 0.95-0.99x) the three
+// slots' reductions cost more than the lanes give back: d's search takes three chained reductions a step, each
+// issued once per slot.
+enum class multirow_route { getrf, getrf_nopiv, matinv };
+template <class T, int N, multirow_route Route> constexpr bool multirow_by_default() {
+    constexpr char p = scalar_traits<T>::letter;
+    if (N > 20) return false;
+    switch (Route) {
+    case multirow_route::getrf: return p == 's';
+    case multirow_route::getrf_nopiv: return true;
+    default: return p == 's' || p == 'd' || N <= 18;
+    }
+}
+template <class T, int N, multirow_route Route> inline bool multirow_serves() {
+    if constexpr (multirow_exists<T, N>())
+        return multirow_override() >= 0 ? multirow_override() == 1 : multirow_by_default<T, N, Route>();
     else return false;
 }
 
@@ -1118,15 +1136,15 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
         }
     }
     constexpr int W = warps_per_block<N>();
-    if constexpr (pairs_exist<T, N>()) {
+    if constexpr (multirow_exists<T, N>()) {
         const bool pivoting = a.ipiv.base != nullptr;
-        if (pairs_serve<T, N, pair_route::getrf>() && pivoting) {
-            getrf_pair_registers<T, N, W, true><<<blocks_for<pair_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+        if (multirow_serves<T, N, multirow_route::getrf>() && pivoting) {
+            getrf_multirow_registers<T, N, W, true><<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
             return;
         }
-        if (pairs_serve<T, N, pair_route::getrf_nopiv>() && !pivoting) {
-            getrf_pair_registers<T, N, W, false><<<blocks_for<pair_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+        if (multirow_serves<T, N, multirow_route::getrf_nopiv>() && !pivoting) {
+            getrf_multirow_registers<T, N, W, false><<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
             return;
         }
@@ -1157,9 +1175,9 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
         }
     }
     constexpr int W = warps_per_block<N>();
-    if constexpr (pairs_exist<T, N>()) {
-        if (pairs_serve<T, N, pair_route::matinv>()) {
-            matinv_pair_registers<T, N, W><<<blocks_for<pair_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+    if constexpr (multirow_exists<T, N>()) {
+        if (multirow_serves<T, N, multirow_route::matinv>()) {
+            matinv_multirow_registers<T, N, W><<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch);
             return;
         }

@@ -206,8 +206,8 @@ int rolled_override() {
     return forced;
 }
 
-int pairs_override() {
-    static const int forced = on_off_knob("SMALLLA_CUDA_PAIRS");
+int multirow_override() {
+    static const int forced = on_off_knob("SMALLLA_CUDA_MULTIROW");
     return forced;
 }
 
