@@ -399,6 +399,19 @@ __device__ __forceinline__ lane_scaler<T> matinv_pivot(const group_place<N, Warp
     return sc;
 }
 
+// The column order r of a Gauss-Jordan sweep (r_j: the row that was pivot at step j), which every row's lane has
+// stored into a pivot-row buffer (rows), read by each lane 16 bytes at a time into r.
+template <int N> constexpr int column_order_length() { return (N + 3) / 4 * 4; }
+template <class T, int N> __device__ __forceinline__ void read_column_order(const int *rows, int (&r)[column_order_length<N>()]) {
+    constexpr int chunks = column_order_length<N>() / 4;  // within the buffer: its length is whole 16-byte chunks
+    static_assert(chunks * 16 <= row_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
+#pragma unroll
+    for (int q = 0; q < chunks; ++q) {
+        const int4 v = reinterpret_cast<const int4 *>(rows)[q];
+        r[4 * q] = v.x, r[4 * q + 1] = v.y, r[4 * q + 2] = v.z, r[4 * q + 3] = v.w;
+    }
+}
+
 template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m,
                                              long long lda, T *c, long long ldc, int *info,
@@ -477,14 +490,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
     if (at.i >= 0) rows[my_step] = at.i;
     at.sync();
     if (!at.valid) return;
-    constexpr int chunks = (N + 3) / 4;  // within the buffer: its length is whole 16-byte chunks
-    static_assert(chunks * 16 <= row_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
-    int r[chunks * 4];
-#pragma unroll
-    for (int q = 0; q < chunks; ++q) {
-        const int4 v = reinterpret_cast<const int4 *>(rows)[q];
-        r[4 * q] = v.x, r[4 * q + 1] = v.y, r[4 * q + 2] = v.z, r[4 * q + 3] = v.w;
-    }
+    int r[column_order_length<N>()];
+    read_column_order<T, N>(rows, r);
 #pragma unroll
     for (int j = 0; j < N; ++j) {
         if constexpr (Deferred) c[my_step + r[j] * ldc] = -f.divide(a[j]);
@@ -527,22 +534,18 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
     }
 }
 
-// ---- several rows per lane: getrf and matinv at n = 17-24 ----------------------------------------------------
+// ---- several rows per lane: getrf and matinv at n = 17-20 ----------------------------------------------------
 // With a row per lane, a warp at n = 17-32 holds one matrix and 32 - n lanes idle. Here a group of L = ceil(n / R)
 // lanes holds a matrix, lane i its rows i, i + L, ..., i + (R - 1) L (those below n): R = 2 at n = 17-20, three
-// matrices a warp (27-30 lanes busy instead of 17-20), R = 3 at n = 21-24, four matrices a warp (28-32 lanes
-// instead of 21-24). Each row sees the one-row kernels' arithmetic in the same order (the same results and
-// pivots), so what a step costs per row (key, bookkeeping, multiplier, update) is issued R times per warp; only
-// the scaler, the sync and the pivot row's loads are shared. So these kernels pay only through the lanes they
-// fill: two rows per lane at 21-32 (two matrices a warp, no lane gained) ran 0.4-0.9x (perf/NOTES.md, nineteenth
-// round). Not double complex (two rows of n = 17 are 136 registers of data).
-template <int N> constexpr int rows_per_lane() { return N <= 20 ? 2 : 3; }
+// matrices a warp, 27-30 lanes busy instead of 17-20. Each row sees the one-row kernels' arithmetic in the same
+// order (the same results and pivots), so what a step costs per row (key, bookkeeping, multiplier, update) is
+// issued R times per warp; only the scaler, the sync and the pivot row's loads are shared. So these kernels pay
+// only through the lanes they fill, and where their registers leave warps enough (perf/NOTES.md, nineteenth round):
+// two rows per lane at 21-32 (two matrices a warp, no lane gained) ran 0.4-0.9x, three rows at 21-24 in float (four
+// matrices a warp, 142-148 registers) 0.68-1.04x. Not double complex (two rows of n = 17 are 136 registers of data).
+template <int N> constexpr int rows_per_lane() { return 2; }
 template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane<N>() - 1) / rows_per_lane<N>(); }
-// Three rows per lane only in float: double and single complex took 190-250 registers at 21-24 (ptxas), two warps
-// a sub-partition.
-template <class T, int N> constexpr bool multirow_exists() {
-    return N >= 17 && (N <= 20 ? sizeof(T) <= 8 : N <= 24 && sizeof(T) == 4);
-}
+template <class T, int N> constexpr bool multirow_exists() { return N >= 17 && N <= 20 && sizeof(T) <= 8; }
 
 // Lane i's rows: row[r] = i + r L (-1: no row, for the spare lanes and past n), read from m (leading dimension
 // ld), zeros in a group slot without a matrix.
@@ -705,14 +708,8 @@ __global__ void __launch_bounds__(Warps * 32) matinv_multirow_registers(batch_re
         if (row[r] >= 0) rows[step[r]] = row[r];
     at.sync();
     if (!at.valid) return;
-    constexpr int chunks = (N + 3) / 4;
-    static_assert(chunks * 16 <= row_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
-    int col[chunks * 4];
-#pragma unroll
-    for (int q = 0; q < chunks; ++q) {
-        const int4 v = reinterpret_cast<const int4 *>(rows)[q];
-        col[4 * q] = v.x, col[4 * q + 1] = v.y, col[4 * q + 2] = v.z, col[4 * q + 3] = v.w;
-    }
+    int col[column_order_length<N>()];
+    read_column_order<T, N>(rows, col);
     T *const c = C[at.b];
     const long long ldc = C.ld;
 #pragma unroll
@@ -1075,19 +1072,18 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
 // unrolled sweep went from 168 to 186 registers, capped it spilled: rolled 1.57x, run 81).
 template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 28; }
 // Where the several-rows-per-lane kernels (getrf_multirow_registers, matinv_multirow_registers) serve by default;
-// SMALLLA_CUDA_MULTIROW=1/0 forces them on/off wherever they exist (a knob for the benchmarks).
-// Two rows per lane, n = 17-20, measured on the H100 against the one-row kernels (run 101, ABBA; kept where >=
-// 1.02x): getrf s 1.05-1.12x, getrf_nopiv s 1.11-1.18x, d 1.04-1.10x, c 1.07-1.20x, matinv s 1.11-1.19x, d
-// 1.07-1.12x, c 17-18 1.12-1.16x. With pivoting at d and c (getrf 0.89-1.00x, matinv c 19-20 0.95-0.99x) the three
-// slots' reductions cost more than the lanes give back: d's search takes three chained reductions a step, each
-// issued once per slot.
+// SMALLLA_CUDA_MULTIROW=1/0 forces them on/off wherever they exist (a knob for the benchmarks). Measured on the H100
+// against the one-row kernels (runs 101 and 102, ABBA; kept where >= 1.02x in both): getrf s 17-19 1.05-1.12x (20:
+// 1.05x, then 1.00x), getrf_nopiv s 1.11-1.18x, d 17-19 1.03-1.10x (20: 1.04x, then 1.01x), c 1.05-1.20x, matinv s
+// 1.11-1.20x, d 1.04-1.12x, c 17-18 1.12-1.16x. With pivoting at d and c (getrf 0.85-1.00x, matinv c 19-20
+// 0.95-0.99x) the three slots' reductions cost more than the lanes give back: d's search takes three chained
+// reductions a step, each issued once per slot.
 enum class multirow_route { getrf, getrf_nopiv, matinv };
 template <class T, int N, multirow_route Route> constexpr bool multirow_by_default() {
     constexpr char p = scalar_traits<T>::letter;
-    if (N > 20) return false;
     switch (Route) {
-    case multirow_route::getrf: return p == 's';
-    case multirow_route::getrf_nopiv: return true;
+    case multirow_route::getrf: return p == 's' && N <= 19;
+    case multirow_route::getrf_nopiv: return p != 'd' || N <= 19;
     default: return p == 's' || p == 'd' || N <= 18;
     }
 }
