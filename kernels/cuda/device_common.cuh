@@ -121,7 +121,9 @@ __device__ __forceinline__ int select_pivot(const Group &grp, double v, bool can
 // pos[r] the value and position of row r (pos -1: no row): the lane first keeps its best candidate (the larger
 // key, then the smaller position), so the group's reductions see one key per lane and the result is the one
 // select_pivot gives over all the rows.
-__device__ __forceinline__ unsigned packed_key(float v, bool candidate, bool at_k) { return key_of(v, candidate, at_k).hi; }
+__device__ __forceinline__ unsigned packed_key(float v, bool candidate, bool at_k) {
+    return key_of(v, candidate, at_k).hi;
+}
 __device__ __forceinline__ unsigned long long packed_key(double v, bool candidate, bool at_k) {
     const pivot_key k = key_of(v, candidate, at_k);
     return (unsigned long long)k.hi << 32 | k.lo;

@@ -402,7 +402,8 @@ __device__ __forceinline__ lane_scaler<T> matinv_pivot(const group_place<N, Warp
 // The column order r of a Gauss-Jordan sweep (r_j: the row that was pivot at step j), which every row's lane has
 // stored into a pivot-row buffer (rows), read by each lane 16 bytes at a time into r.
 template <int N> constexpr int column_order_length() { return (N + 3) / 4 * 4; }
-template <class T, int N> __device__ __forceinline__ void read_column_order(const int *rows, int (&r)[column_order_length<N>()]) {
+template <class T, int N>
+__device__ __forceinline__ void read_column_order(const int *rows, int (&r)[column_order_length<N>()]) {
     constexpr int chunks = column_order_length<N>() / 4;  // within the buffer: its length is whole 16-byte chunks
     static_assert(chunks * 16 <= row_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
 #pragma unroll
@@ -1135,12 +1136,14 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
     if constexpr (multirow_exists<T, N>()) {
         const bool pivoting = a.ipiv.base != nullptr;
         if (multirow_serves<T, N, multirow_route::getrf>() && pivoting) {
-            getrf_multirow_registers<T, N, W, true><<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+            getrf_multirow_registers<T, N, W, true>
+                <<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
             return;
         }
         if (multirow_serves<T, N, multirow_route::getrf_nopiv>() && !pivoting) {
-            getrf_multirow_registers<T, N, W, false><<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+            getrf_multirow_registers<T, N, W, false>
+                <<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
             return;
         }
