@@ -117,6 +117,39 @@ __device__ __forceinline__ int select_pivot(const Group &grp, double v, bool can
     const unsigned top_lo = grp.max(key.hi == top_hi ? key.lo : 0u);
     return (int)grp.min((key.hi == top_hi && key.lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
+// The same search where each lane holds R rows (the several-rows-per-lane kernels of lu_registers.cuh), v[r] and
+// pos[r] the value and position of row r (pos -1: no row): the lane first keeps its best candidate (the larger
+// key, then the smaller position), so the group's reductions see one key per lane and the result is the one
+// select_pivot gives over all the rows.
+__device__ __forceinline__ unsigned packed_key(float v, bool candidate, bool at_k) {
+    return key_of(v, candidate, at_k).hi;
+}
+__device__ __forceinline__ unsigned long long packed_key(double v, bool candidate, bool at_k) {
+    const pivot_key k = key_of(v, candidate, at_k);
+    return (unsigned long long)k.hi << 32 | k.lo;
+}
+template <class Group, class V, int R>
+__device__ __forceinline__ int select_pivot_of_rows(const Group &grp, const V (&v)[R], const int (&pos)[R], int k) {
+    using K = decltype(packed_key(v[0], false, false));
+    K keys[R], key = 0;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        keys[r] = packed_key(v[r], pos[r] >= k, pos[r] == k);
+        key = keys[r] > key ? keys[r] : key;
+    }
+    unsigned p = 0xffffffffu;
+#pragma unroll
+    for (int r = 0; r < R; ++r) p = min(p, keys[r] == key ? (unsigned)pos[r] : 0xffffffffu);
+    if constexpr (sizeof(K) == 4) {  // the key of a float is one word
+        const unsigned top = grp.max(key);
+        return (int)grp.min(key == top ? p : 0xffffffffu);
+    } else {
+        const unsigned hi = (unsigned)(key >> 32), lo = (unsigned)key;
+        const unsigned top_hi = grp.max(hi);
+        const unsigned top_lo = grp.max(hi == top_hi ? lo : 0u);
+        return (int)grp.min((hi == top_hi && lo == top_lo) ? p : 0xffffffffu);
+    }
+}
 
 // For x >= 0 with x = f 2^e (1 <= f < 2), the power of two 2^-e that brings x into [1, 2), clamped to the normal
 // numbers: at the largest binade the smallest normal power (x times it is then below 4), for zero and subnormal

@@ -399,6 +399,20 @@ __device__ __forceinline__ lane_scaler<T> matinv_pivot(const group_place<N, Warp
     return sc;
 }
 
+// The column order r of a Gauss-Jordan sweep (r_j: the row that was pivot at step j), which every row's lane has
+// stored into a pivot-row buffer (rows), read by each lane 16 bytes at a time into r.
+template <int N> constexpr int column_order_length() { return (N + 3) / 4 * 4; }
+template <class T, int N>
+__device__ __forceinline__ void read_column_order(const int *rows, int (&r)[column_order_length<N>()]) {
+    constexpr int chunks = column_order_length<N>() / 4;  // within the buffer: its length is whole 16-byte chunks
+    static_assert(chunks * 16 <= row_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
+#pragma unroll
+    for (int q = 0; q < chunks; ++q) {
+        const int4 v = reinterpret_cast<const int4 *>(rows)[q];
+        r[4 * q] = v.x, r[4 * q + 1] = v.y, r[4 * q + 2] = v.z, r[4 * q + 3] = v.w;
+    }
+}
+
 template <class T, int N, int Warps, bool Rolled, bool Together, bool Whole>
 __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Together, Whole> &at, const T *m,
                                              long long lda, T *c, long long ldc, int *info,
@@ -477,14 +491,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
     if (at.i >= 0) rows[my_step] = at.i;
     at.sync();
     if (!at.valid) return;
-    constexpr int chunks = (N + 3) / 4;  // within the buffer: its length is whole 16-byte chunks
-    static_assert(chunks * 16 <= row_buffer_length<T, N>() * (int)sizeof(T), "the buffer holds r");
-    int r[chunks * 4];
-#pragma unroll
-    for (int q = 0; q < chunks; ++q) {
-        const int4 v = reinterpret_cast<const int4 *>(rows)[q];
-        r[4 * q] = v.x, r[4 * q + 1] = v.y, r[4 * q + 2] = v.z, r[4 * q + 3] = v.w;
-    }
+    int r[column_order_length<N>()];
+    read_column_order<T, N>(rows, r);
 #pragma unroll
     for (int j = 0; j < N; ++j) {
         if constexpr (Deferred) c[my_step + r[j] * ldc] = -f.divide(a[j]);
@@ -525,6 +533,194 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
         __syncthreads();
         tile_copy(C.base + first * N * N, tile, count);
     }
+}
+
+// ---- several rows per lane: getrf and matinv at n = 17-20 ----------------------------------------------------
+// With a row per lane, a warp at n = 17-32 holds one matrix and 32 - n lanes idle. Here a group of L = ceil(n / R)
+// lanes holds a matrix, lane i its rows i, i + L, ..., i + (R - 1) L (those below n): R = 2 at n = 17-20, three
+// matrices a warp, 27-30 lanes busy instead of 17-20. Each row sees the one-row kernels' arithmetic in the same
+// order (the same results and pivots), so what a step costs per row (key, bookkeeping, multiplier, update) is
+// issued R times per warp; only the scaler, the sync and the pivot row's loads are shared. So these kernels pay
+// only through the lanes they fill, and where their registers leave warps enough (perf/NOTES.md, nineteenth round):
+// two rows per lane at 21-32 (two matrices a warp, no lane gained) ran 0.4-0.9x, three rows at 21-24 in float (four
+// matrices a warp, 142-148 registers) 0.68-1.04x. Not double complex (two rows of n = 17 are 136 registers of data).
+template <int N> constexpr int rows_per_lane() { return 2; }
+template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane<N>() - 1) / rows_per_lane<N>(); }
+template <class T, int N> constexpr bool multirow_exists() { return N >= 17 && N <= 20 && sizeof(T) <= 8; }
+
+// Lane i's rows: row[r] = i + r L (-1: no row, for the spare lanes and past n), read from m (leading dimension
+// ld), zeros in a group slot without a matrix.
+template <class T, int N, int R, class Place, class S>
+__device__ __forceinline__ void load_lane_rows(const Place &at, const S *m, long long ld, int (&row)[R],
+                                               T (&a)[R][N]) {
+    constexpr int L = multirow_lanes<N>();
+#pragma unroll
+    for (int r = 0; r < R; ++r) row[r] = at.i >= 0 && at.i + r * L < N ? at.i + r * L : -1;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+#pragma unroll
+        for (int j = 0; j < N; ++j) a[r][j] = at.valid && row[r] >= 0 ? T(m[row[r] + j * ld]) : T(real_t<T>(0));
+    }
+}
+// lazy_pivot_step over a lane's R rows: the pivot's position; piv[r] whether row r is the pivot row.
+template <class T, int N, int R, class Place>
+__device__ __forceinline__ int lazy_pivot_step_of_rows(const Place &at, const T (&a)[R][N], int k, int (&pos)[R],
+                                                       bool (&piv)[R]) {
+    real_t<T> v[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) v[r] = abs1(a[r][k]);
+    const int ppos = select_pivot_of_rows(at, v, pos, k);
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        piv[r] = pos[r] == ppos;
+        if (piv[r]) pos[r] = k;
+        else if (pos[r] == k) pos[r] = ppos;
+    }
+    return ppos;
+}
+// Whether the warp has any matrix: a warp past the batch leaves as a whole (no barrier follows in these kernels).
+template <int N, int Warps> __device__ __forceinline__ bool multirow_warp_has_work(int batch) {
+    constexpr int G = group_shape<multirow_lanes<N>()>::per_warp;
+    return ((long long)blockIdx.x * Warps + (threadIdx.x >> 5)) * G < batch;
+}
+
+// getrf (getrf_group's steps, Pivot as there) with R rows per lane.
+template <class T, int N, int Warps, bool Pivot>
+__global__ void __launch_bounds__(Warps * 32) getrf_multirow_registers(batch_ref<T> A, pivots_ref<int> P, int *info,
+                                                                      int batch) {
+    constexpr int R = rows_per_lane<N>(), L = multirow_lanes<N>();
+    constexpr int G = group_shape<L>::per_warp;
+    __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
+    if (!multirow_warp_has_work<N, Warps>(batch)) return;
+    const group_place<L, Warps, true, true> at(batch);  // the whole warp runs; spare lanes hold no row
+    T *const m = at.valid ? A[at.b] : nullptr;
+    const long long ld = A.ld;
+    int row[R];
+    T a[R][N];
+    load_lane_rows(at, m, ld, row, a);
+    int pos[R], my_piv[R], inf = 0;  // my_piv[r]: the pivot of step row[r]
+#pragma unroll
+    for (int r = 0; r < R; ++r) pos[r] = my_piv[r] = row[r];
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        bool piv[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) piv[r] = pos[r] == k;
+        int ppos = k;
+        if constexpr (Pivot) ppos = lazy_pivot_step_of_rows(at, a, k, pos, piv);
+        T *const buf = bcast[at.warp][at.slot][k & 1];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            if (row[r] == k) my_piv[r] = ppos;
+            if (piv[r]) {
+#pragma unroll
+                for (int j = k; j < N; ++j) buf[j] = a[r][j];
+            }
+        }
+        at.sync();
+        const lane_scaler<T> sc(buf[k]);
+        if (sc.zero && inf == 0) inf = k + 1;
+        T p[N];  // the pivot row, loaded once for every row's update
+#pragma unroll
+        for (int j = k + 1; j < N; ++j) p[j] = buf[j];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            if (pos[r] > k) {
+                const T l = sc.multiplier(a[r][k]);
+                a[r][k] = l;
+#pragma unroll
+                for (int j = k + 1; j < N; ++j) a[r][j] = minus_product(a[r][j], l, p[j]);
+            }
+        }
+    }
+    if (!at.valid) return;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        if (row[r] >= 0) {
+#pragma unroll
+            for (int j = 0; j < N; ++j) m[pos[r] + j * ld] = a[r][j];
+        }
+    }
+    if (Pivot && P.base != nullptr) {
+        int *const piv = P[at.b];
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+            if (row[r] >= 0) piv[row[r]] = my_piv[r] + 1;
+    }
+    if (at.i == 0) info[at.b] = inf;
+}
+
+// matinv (matinv_group's deferred Gauss-Jordan sweep) with R rows per lane.
+template <class T, int N, int Warps>
+__global__ void __launch_bounds__(Warps * 32) matinv_multirow_registers(batch_ref<const T> A, batch_ref<T> C,
+                                                                       int *info, int batch) {
+    constexpr int R = rows_per_lane<N>(), L = multirow_lanes<N>();
+    constexpr int G = group_shape<L>::per_warp;
+    __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
+    if (!multirow_warp_has_work<N, Warps>(batch)) return;
+    const group_place<L, Warps, true, true> at(batch);
+    int row[R];
+    T a[R][N];
+    load_lane_rows(at, at.valid ? A[at.b] : nullptr, A.ld, row, a);
+    // Per row: its position in LAPACK's swapped order (-1: no row, never a candidate), the step where it was the
+    // pivot and that step's scaler.
+    int pos[R], step[R], inf = 0;
+    lane_scaler<T> f[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) pos[r] = row[r], step[r] = 0;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        T *const buf = bcast[at.warp][at.slot][k & 1];
+        bool piv[R];  // at most one row of the group
+        lazy_pivot_step_of_rows(at, a, k, pos, piv);
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            if (piv[r]) {
+                step[r] = k;
+#pragma unroll
+                for (int j = 0; j < N; ++j) buf[j] = a[r][j];
+            }
+        }
+        at.sync();
+        const lane_scaler<T> sc(buf[k]);  // a zero pivot gives Inf/NaN here, never a trap
+        if (sc.zero && inf == 0) inf = k + 1;
+        T p[N];  // the pivot row, loaded once for every row's update
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+            if (j != k) p[j] = buf[j];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            if (piv[r]) {
+                f[r] = sc;
+                a[r][k] = T(real_t<T>(-1));
+            } else {
+                const T l = sc.divide(a[r][k]);
+#pragma unroll
+                for (int j = 0; j < N; ++j)
+                    if (j != k) a[r][j] = subtract_product<matinv_fused_update<T, N>()>(a[r][j], l, p[j]);
+                a[r][k] = l;
+            }
+        }
+    }
+    // The column order and the store as matinv_group's: the buffer step N - 1 did not read holds r.
+    int *const rows = reinterpret_cast<int *>(bcast[at.warp][at.slot][N & 1]);
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+        if (row[r] >= 0) rows[step[r]] = row[r];
+    at.sync();
+    if (!at.valid) return;
+    int col[column_order_length<N>()];
+    read_column_order<T, N>(rows, col);
+    T *const c = C[at.b];
+    const long long ldc = C.ld;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        if (row[r] >= 0) {
+#pragma unroll
+            for (int j = 0; j < N; ++j) c[step[r] + col[j] * ldc] = -f[r].divide(a[r][j]);
+        }
+    }
+    if (at.i == 0) info[at.b] = inf;
 }
 
 // ---- getri: inverse from the factors -------------------------------------------------------------------------
@@ -876,6 +1072,27 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
 // 168 registers (three warps) 1.18x, so there it serves; and at 28 since the pivot's reciprocal is inline (the
 // unrolled sweep went from 168 to 186 registers, capped it spilled: rolled 1.57x, run 81).
 template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 28; }
+// Where the several-rows-per-lane kernels (getrf_multirow_registers, matinv_multirow_registers) serve by default;
+// SMALLLA_CUDA_MULTIROW=1/0 forces them on/off wherever they exist (a knob for the benchmarks). Measured on the H100
+// against the one-row kernels (runs 101 and 102, ABBA; kept where >= 1.02x in both): getrf s 17-19 1.05-1.12x (20:
+// 1.05x, then 1.00x), getrf_nopiv s 1.11-1.18x, d 17-19 1.03-1.10x (20: 1.04x, then 1.01x), c 1.05-1.20x, matinv s
+// 1.11-1.20x, d 1.04-1.12x, c 17-18 1.12-1.16x. With pivoting at d and c (getrf 0.85-1.00x, matinv c 19-20
+// 0.95-0.99x) the three slots' reductions cost more than the lanes give back: d's search takes three chained
+// reductions a step, each issued once per slot.
+enum class multirow_route { getrf, getrf_nopiv, matinv };
+template <class T, int N, multirow_route Route> constexpr bool multirow_by_default() {
+    constexpr char p = scalar_traits<T>::letter;
+    switch (Route) {
+    case multirow_route::getrf: return p == 's' && N <= 19;
+    case multirow_route::getrf_nopiv: return p != 'd' || N <= 19;
+    default: return p == 's' || p == 'd' || N <= 18;
+    }
+}
+template <class T, int N, multirow_route Route> inline bool multirow_serves() {
+    if constexpr (multirow_exists<T, N>())
+        return multirow_override() >= 0 ? multirow_override() == 1 : multirow_by_default<T, N, Route>();
+    else return false;
+}
 
 // smem bytes of dynamic shared memory allowed for kernel on the current device: per launch, since the attribute
 // belongs to the device, and whatever smem is, since the default 48 KB bounds the static and dynamic bytes
@@ -916,6 +1133,21 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
         }
     }
     constexpr int W = warps_per_block<N>();
+    if constexpr (multirow_exists<T, N>()) {
+        const bool pivoting = a.ipiv.base != nullptr;
+        if (multirow_serves<T, N, multirow_route::getrf>() && pivoting) {
+            getrf_multirow_registers<T, N, W, true>
+                <<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+            return;
+        }
+        if (multirow_serves<T, N, multirow_route::getrf_nopiv>() && !pivoting) {
+            getrf_multirow_registers<T, N, W, false>
+                <<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+            return;
+        }
+    }
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
     if constexpr (N > rolled_segment) {
         if (rolled_elimination<N>()) {
@@ -942,6 +1174,13 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
         }
     }
     constexpr int W = warps_per_block<N>();
+    if constexpr (multirow_exists<T, N>()) {
+        if (multirow_serves<T, N, multirow_route::matinv>()) {
+            matinv_multirow_registers<T, N, W><<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch);
+            return;
+        }
+    }
     const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
     if constexpr (N > rolled_segment) {
         if (rolled_elimination<N>(matinv_rolled_by_default<T, N>())) {

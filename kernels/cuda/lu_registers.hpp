@@ -41,6 +41,11 @@ int thread_per_matrix_max_n();
 // Defined in backend.cpp.
 int rolled_override();
 
+// SMALLLA_CUDA_MULTIROW from the environment: 1 or 0 forces the several-rows-per-lane getrf and matinv
+// (lu_registers.cuh, getrf_multirow_registers, matinv_multirow_registers) on or off at every order where they
+// exist, -1 when unset (read once; for the benchmarks). Defined in backend.cpp.
+int multirow_override();
+
 // SMALLLA_CUDA_PREFETCH from the environment: 1 or 0 forces the persistent form of the lane-per-row getrs
 // (lu_registers.cuh, getrs_prefetch_by_default) on or off at every order where it exists, -1 when unset (read
 // once; a knob for the benchmarks). Defined in backend.cpp.

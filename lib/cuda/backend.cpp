@@ -206,6 +206,11 @@ int rolled_override() {
     return forced;
 }
 
+int multirow_override() {
+    static const int forced = on_off_knob("SMALLLA_CUDA_MULTIROW");
+    return forced;
+}
+
 int two_warp_override() {
     static const int forced = on_off_knob("SMALLLA_CUDA_TWO_WARP");
     return forced;
