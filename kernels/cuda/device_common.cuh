@@ -114,15 +114,6 @@ template <class Group>
 __device__ __forceinline__ int select_pivot(const Group &grp, double v, bool candidate, bool at_k, int pos) {
     const pivot_key key = key_of(v, candidate, at_k);
     const unsigned top_hi = grp.max(key.hi);
-    if constexpr (Group::shape::per_warp == 1) {
-        // One group per warp: the low words matter only where several lanes hold the top high word. The first
-        // position among those and their count (a ballot) do not depend on each other, so where the high word
-        // decides (every step but a tie's) the search is two reductions deep instead of three; the branch is
-        // uniform over the warp.
-        const bool top = key.hi == top_hi;
-        const unsigned first = grp.min(top ? (unsigned)pos : 0xffffffffu);
-        if (__popc(grp.ballot(top)) == 1) return (int)first;
-    }
     const unsigned top_lo = grp.max(key.hi == top_hi ? key.lo : 0u);
     return (int)grp.min((key.hi == top_hi && key.lo == top_lo) ? (unsigned)pos : 0xffffffffu);
 }
