@@ -276,9 +276,9 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // Each entry was measured on the H100 against the same kernel uncapped and kept only where it ran >= 1.02x (the
 // getrs entries >= 1.01x, in a run whose noise was 0.6%); most candidates lost (at seven or eight warps the spills
 // cost more than the warp gives). The scans, every entry tried and its speed-up: perf/NOTES.md, tenth, eleventh,
-// thirteenth, fourteenth, seventeenth and eighteenth rounds (the last two: double complex 17-32 after the inline
-// reciprocal). No entry is 0, which ptxas takes as no minimum (1 changed the registers: double complex n = 12
-// 94 -> 110). Not the rolled getrf: capped it spilled.
+// thirteenth, fourteenth, seventeenth, eighteenth (these two: double complex 17-32 after the inline reciprocal) and
+// nineteenth rounds (the two-rows-per-lane kernels). No entry is 0, which ptxas takes as no minimum (1 changed the
+// registers: double complex n = 12 94 -> 110). Not the rolled getrf: capped it spilled.
 enum class capped_kernel {
     getrf_pivot,
     getrf_no_pivot,
@@ -298,8 +298,8 @@ struct register_cap {
 constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
                         matinv_gj = capped_kernel::matinv_gauss_jordan,
                         matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled, getrs_k = capped_kernel::getrs,
-                        multi_p = capped_kernel::multirow_getrf_pivot, multi_np = capped_kernel::multirow_getrf_no_pivot,
-                        multi_inv = capped_kernel::multirow_matinv;
+                        multi_p = capped_kernel::multirow_getrf_pivot,
+                        multi_np = capped_kernel::multirow_getrf_no_pivot, multi_inv = capped_kernel::multirow_matinv;
 constexpr register_cap register_caps[] = {
     {'s', 15, getrf_p, 10}, {'s', 18, getrf_p, 11}, {'s', 22, getrf_p, 10}, {'s', 25, getrf_p, 10},
     {'s', 30, getrf_p, 9},
@@ -328,11 +328,10 @@ constexpr register_cap register_caps[] = {
     {'c', 15, getrs_k, 8}, {'c', 16, getrs_k, 8}, {'c', 17, getrs_k, 7}, {'c', 20, getrs_k, 6}, {'c', 25, getrs_k, 5},
     {'z', 9, getrs_k, 7}, {'z', 10, getrs_k, 7}, {'z', 11, getrs_k, 6}, {'z', 12, getrs_k, 6}, {'z', 16, getrs_k, 5},
     {'z', 22, getrs_k, 4}, {'z', 30, getrs_k, 3},
-    // The two-rows-per-lane kernels (n = 17-20): candidates of the nineteenth round, ptxas here spilling <= 32 bytes.
-    {'s', 17, multi_p, 7}, {'s', 18, multi_p, 7}, {'s', 19, multi_p, 7},
-    {'s', 17, multi_np, 8}, {'s', 18, multi_np, 8}, {'s', 19, multi_np, 8},
-    {'d', 19, multi_np, 4}, {'c', 19, multi_np, 4}, {'c', 20, multi_np, 4},
-    {'c', 17, multi_inv, 4}
+    // The two-rows-per-lane kernels (n = 17-20, the nineteenth round, run 105): of ten caps spilling <= 32 bytes only
+    // single complex getrf_nopiv 19 paid (1.09x, 3 -> 4 warps); getrf s 17 0.89x, getrf_nopiv s 17-19 0.87-0.97x,
+    // matinv c 17 0.92x, the rest 0.97-1.01x.
+    {'c', 19, multi_np, 4}
 };
 template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
     for (const register_cap &c : register_caps)
