@@ -276,10 +276,19 @@ __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *
 // Each entry was measured on the H100 against the same kernel uncapped and kept only where it ran >= 1.02x (the
 // getrs entries >= 1.01x, in a run whose noise was 0.6%); most candidates lost (at seven or eight warps the spills
 // cost more than the warp gives). The scans, every entry tried and its speed-up: perf/NOTES.md, tenth, eleventh,
-// thirteenth, fourteenth, seventeenth and eighteenth rounds (the last two: double complex 17-32 after the inline
-// reciprocal). No entry is 0, which ptxas takes as no minimum (1 changed the registers: double complex n = 12
-// 94 -> 110). Not the rolled getrf: capped it spilled.
-enum class capped_kernel { getrf_pivot, getrf_no_pivot, matinv_gauss_jordan, matinv_gauss_jordan_rolled, getrs };
+// thirteenth, fourteenth, seventeenth, eighteenth (these two: double complex 17-32 after the inline reciprocal) and
+// nineteenth rounds (the two-rows-per-lane kernels). No entry is 0, which ptxas takes as no minimum (1 changed the
+// registers: double complex n = 12 94 -> 110). Not the rolled getrf: capped it spilled.
+enum class capped_kernel {
+    getrf_pivot,
+    getrf_no_pivot,
+    matinv_gauss_jordan,
+    matinv_gauss_jordan_rolled,
+    getrs,
+    multirow_getrf_pivot,
+    multirow_getrf_no_pivot,
+    multirow_matinv
+};
 struct register_cap {
     char prec;  // scalar_traits<T>::letter
     int n;
@@ -288,7 +297,9 @@ struct register_cap {
 };
 constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
                         matinv_gj = capped_kernel::matinv_gauss_jordan,
-                        matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled, getrs_k = capped_kernel::getrs;
+                        matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled, getrs_k = capped_kernel::getrs,
+                        multi_p = capped_kernel::multirow_getrf_pivot,
+                        multi_np = capped_kernel::multirow_getrf_no_pivot, multi_inv = capped_kernel::multirow_matinv;
 constexpr register_cap register_caps[] = {
     {'s', 15, getrf_p, 10}, {'s', 18, getrf_p, 11}, {'s', 22, getrf_p, 10}, {'s', 25, getrf_p, 10},
     {'s', 30, getrf_p, 9},
@@ -316,7 +327,11 @@ constexpr register_cap register_caps[] = {
     {'d', 30, getrs_k, 5}, {'d', 31, getrs_k, 5},
     {'c', 15, getrs_k, 8}, {'c', 16, getrs_k, 8}, {'c', 17, getrs_k, 7}, {'c', 20, getrs_k, 6}, {'c', 25, getrs_k, 5},
     {'z', 9, getrs_k, 7}, {'z', 10, getrs_k, 7}, {'z', 11, getrs_k, 6}, {'z', 12, getrs_k, 6}, {'z', 16, getrs_k, 5},
-    {'z', 22, getrs_k, 4}, {'z', 30, getrs_k, 3}
+    {'z', 22, getrs_k, 4}, {'z', 30, getrs_k, 3},
+    // The two-rows-per-lane kernels (n = 17-20, the nineteenth round, run 105): of ten caps spilling <= 32 bytes only
+    // single complex getrf_nopiv 19 paid (1.09x, 3 -> 4 warps); getrf s 17 0.89x, getrf_nopiv s 17-19 0.87-0.97x,
+    // matinv c 17 0.92x, the rest 0.97-1.01x.
+    {'c', 19, multi_np, 4}
 };
 template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
     for (const register_cap &c : register_caps)
@@ -586,7 +601,9 @@ template <int N, int Warps> __device__ __forceinline__ bool multirow_warp_has_wo
 
 // getrf (getrf_group's steps, Pivot as there) with R rows per lane.
 template <class T, int N, int Warps, bool Pivot>
-__global__ void __launch_bounds__(Warps * 32) getrf_multirow_registers(batch_ref<T> A, pivots_ref<int> P, int *info,
+__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(Pivot ? capped_kernel::multirow_getrf_pivot
+                                                                       : capped_kernel::multirow_getrf_no_pivot))
+getrf_multirow_registers(batch_ref<T> A, pivots_ref<int> P, int *info,
                                                                       int batch) {
     constexpr int R = rows_per_lane<N>(), L = multirow_lanes<N>();
     constexpr int G = group_shape<L>::per_warp;
@@ -652,7 +669,8 @@ __global__ void __launch_bounds__(Warps * 32) getrf_multirow_registers(batch_ref
 
 // matinv (matinv_group's deferred Gauss-Jordan sweep) with R rows per lane.
 template <class T, int N, int Warps>
-__global__ void __launch_bounds__(Warps * 32) matinv_multirow_registers(batch_ref<const T> A, batch_ref<T> C,
+__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(capped_kernel::multirow_matinv))
+matinv_multirow_registers(batch_ref<const T> A, batch_ref<T> C,
                                                                        int *info, int batch) {
     constexpr int R = rows_per_lane<N>(), L = multirow_lanes<N>();
     constexpr int G = group_shape<L>::per_warp;
