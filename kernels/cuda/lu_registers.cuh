@@ -298,8 +298,7 @@ struct register_cap {
 constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
                         matinv_gj = capped_kernel::matinv_gauss_jordan,
                         matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled, getrs_k = capped_kernel::getrs,
-                        multi_p = capped_kernel::multirow_getrf_pivot,
-                        multi_np = capped_kernel::multirow_getrf_no_pivot, multi_inv = capped_kernel::multirow_matinv;
+                        multi_np = capped_kernel::multirow_getrf_no_pivot;
 constexpr register_cap register_caps[] = {
     {'s', 15, getrf_p, 10}, {'s', 18, getrf_p, 11}, {'s', 22, getrf_p, 10}, {'s', 25, getrf_p, 10},
     {'s', 30, getrf_p, 9},
@@ -559,8 +558,8 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
 // only through the lanes they fill, and where their registers leave warps enough (perf/NOTES.md, nineteenth round):
 // two rows per lane at 21-32 (two matrices a warp, no lane gained) ran 0.4-0.9x, three rows at 21-24 in float (four
 // matrices a warp, 142-148 registers) 0.68-1.04x. Not double complex (two rows of n = 17 are 136 registers of data).
-template <int N> constexpr int rows_per_lane() { return 2; }
-template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane<N>() - 1) / rows_per_lane<N>(); }
+constexpr int rows_per_lane = 2;
+template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane - 1) / rows_per_lane; }
 template <class T, int N> constexpr bool multirow_exists() { return N >= 17 && N <= 20 && sizeof(T) <= 8; }
 
 // Lane i's rows: row[r] = i + r L (-1: no row, for the spare lanes and past n), read from m (leading dimension
@@ -603,9 +602,8 @@ template <int N, int Warps> __device__ __forceinline__ bool multirow_warp_has_wo
 template <class T, int N, int Warps, bool Pivot>
 __global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(Pivot ? capped_kernel::multirow_getrf_pivot
                                                                        : capped_kernel::multirow_getrf_no_pivot))
-getrf_multirow_registers(batch_ref<T> A, pivots_ref<int> P, int *info,
-                                                                      int batch) {
-    constexpr int R = rows_per_lane<N>(), L = multirow_lanes<N>();
+getrf_multirow_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
+    constexpr int R = rows_per_lane, L = multirow_lanes<N>();
     constexpr int G = group_shape<L>::per_warp;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     if (!multirow_warp_has_work<N, Warps>(batch)) return;
@@ -670,9 +668,8 @@ getrf_multirow_registers(batch_ref<T> A, pivots_ref<int> P, int *info,
 // matinv (matinv_group's deferred Gauss-Jordan sweep) with R rows per lane.
 template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(capped_kernel::multirow_matinv))
-matinv_multirow_registers(batch_ref<const T> A, batch_ref<T> C,
-                                                                       int *info, int batch) {
-    constexpr int R = rows_per_lane<N>(), L = multirow_lanes<N>();
+matinv_multirow_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch) {
+    constexpr int R = rows_per_lane, L = multirow_lanes<N>();
     constexpr int G = group_shape<L>::per_warp;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     if (!multirow_warp_has_work<N, Warps>(batch)) return;
