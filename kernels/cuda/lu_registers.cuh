@@ -560,7 +560,7 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
 // matrices a warp, 142-148 registers) 0.68-1.04x. Not double complex (two rows of n = 17 are 136 registers of data).
 constexpr int rows_per_lane = 2;
 template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane - 1) / rows_per_lane; }
-template <class T, int N> constexpr bool multirow_exists() { return N >= 17 && N <= 20 && sizeof(T) <= 8; }
+template <class T, int N> constexpr bool multirow_exists() { return N >= 9 && N <= 20 && sizeof(T) <= 8; }
 
 // Lane i's rows: row[r] = i + r L (-1: no row, for the spare lanes and past n), read from m (leading dimension
 // ld), zeros in a group slot without a matrix.
@@ -1097,6 +1097,7 @@ template <class T, int N> constexpr bool matinv_rolled_by_default() { return siz
 enum class multirow_route { getrf, getrf_nopiv, matinv };
 template <class T, int N, multirow_route Route> constexpr bool multirow_by_default() {
     constexpr char p = scalar_traits<T>::letter;
+    if (N <= 16) return false;
     switch (Route) {
     case multirow_route::getrf: return p == 's' && N <= 19;
     case multirow_route::getrf_nopiv: return p != 'd' || N <= 19;
