@@ -549,7 +549,7 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
     }
 }
 
-// ---- several rows per lane: getrf and matinv at n = 17-20 ----------------------------------------------------
+// ---- several rows per lane: getrf and matinv at n = 17-20 and float 11-12 ------------------------------------
 // With a row per lane, a warp at n = 17-32 holds one matrix and 32 - n lanes idle. Here a group of L = ceil(n / R)
 // lanes holds a matrix, lane i its rows i, i + L, ..., i + (R - 1) L (those below n): R = 2 at n = 17-20, three
 // matrices a warp, 27-30 lanes busy instead of 17-20. Each row sees the one-row kernels' arithmetic in the same
@@ -560,7 +560,12 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
 // matrices a warp, 142-148 registers) 0.68-1.04x. Not double complex (two rows of n = 17 are 136 registers of data).
 constexpr int rows_per_lane = 2;
 template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane - 1) / rows_per_lane; }
-template <class T, int N> constexpr bool multirow_exists() { return N >= 9 && N <= 20 && sizeof(T) <= 8; }
+// At n = 9-16 (twentieth round, runs 107-108) a warp holds 4-6 matrices against the one-row kernels' 2-3, but the
+// kernels' registers (s 12: 64-72 against ~40; d, c 12: 98-122) halve the resident warps, and they ran 0.65-0.96x
+// there but at single precision n = 11-12 (getrf 1.04-1.10x, matinv 1.02-1.47x): they exist only there.
+template <class T, int N> constexpr bool multirow_exists() {
+    return (N >= 17 && N <= 20 && sizeof(T) <= 8) || (std::is_same_v<T, float> && (N == 11 || N == 12));
+}
 
 // Lane i's rows: row[r] = i + r L (-1: no row, for the spare lanes and past n), read from m (leading dimension
 // ld), zeros in a group slot without a matrix.
@@ -1093,11 +1098,12 @@ template <class T, int N> constexpr bool matinv_rolled_by_default() { return siz
 // 1.05x, then 1.00x), getrf_nopiv s 1.11-1.18x, d 17-19 1.03-1.10x (20: 1.04x, then 1.01x), c 1.05-1.20x, matinv s
 // 1.11-1.20x, d 1.04-1.12x, c 17-18 1.12-1.16x. With pivoting at d and c (getrf 0.85-1.00x, matinv c 19-20
 // 0.95-0.99x) the three slots' reductions cost more than the lanes give back: d's search takes three chained
-// reductions a step, each issued once per slot.
+// reductions a step, each issued once per slot. At float n = 11-12 (runs 107-108): getrf 1.04-1.10x (getrf + getrs
+// 1.02-1.07x), matinv 1.02-1.03x over the lane kernel and 1.47x over the thread kernel at 11; getrf_nopiv 0.78x.
 enum class multirow_route { getrf, getrf_nopiv, matinv };
 template <class T, int N, multirow_route Route> constexpr bool multirow_by_default() {
     constexpr char p = scalar_traits<T>::letter;
-    if (N <= 16) return false;
+    if (N <= 16) return Route != multirow_route::getrf_nopiv;  // float 11-12 (multirow_exists); nopiv 0.78x
     switch (Route) {
     case multirow_route::getrf: return p == 's' && N <= 19;
     case multirow_route::getrf_nopiv: return p != 'd' || N <= 19;

@@ -20,13 +20,15 @@
 #include "cuda/lu_registers.cuh"  // row_buffer_length and the pieces the register kernels share
 #include "cuda/lu_two_warps.hpp"
 
+#include <cstdlib>
+
 namespace smallla {
 namespace cuda_kernels {
 namespace {
 
 // One matrix per block of 64 threads; thread i holds row i (i < N). Pivot: whether it pivots (a compile-time
 // choice, as the register kernels make it: without pivoting the search and the swap are compiled out).
-template <class T, int N, bool Pivot>
+template <class T, int N, bool Pivot, tiny_scale Scale>
 __global__ void __launch_bounds__(64) getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
     static_assert(N > 32 && N <= two_warp_max_n<T>(Pivot) && N % 4 == 0, "two warps, orders in steps of 4");
     constexpr int L = row_buffer_length<T, N>();
@@ -84,7 +86,7 @@ __global__ void __launch_bounds__(64) getrf_two_warps(int n, batch_ref<T> A, piv
             buf = rows[par][0];
         }
         if (i == k) my_piv = ppos;
-        const pivot_scaler<T, tiny_scale::select> s(buf[k]);
+        const pivot_scaler<T, Scale> s(buf[k]);
         if (s.zero && inf == 0 && k < n) inf = k + 1;
         if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
             const T l = s.multiplier(a[k]);
@@ -106,12 +108,21 @@ template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_
     const unsigned blocks = (unsigned)a.batch;
     if (a.ipiv.base != nullptr) {
         if constexpr (N <= two_warp_max_n<T>(true))
-            getrf_two_warps<T, N, true><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
+            getrf_two_warps<T, N, true, tiny_scale::select><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
                                                                       a.info, a.batch);
     } else {
-        if constexpr (N <= two_warp_max_n<T>(false))
-            getrf_two_warps<T, N, false><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
-                                                                       a.info, a.batch);
+        if constexpr (N <= two_warp_max_n<T>(false)) {
+            static const bool fast = getenv("SMALLLA_CUDA_TRY_FAST_RECIP") != nullptr;  // round 20 experiment only
+            if constexpr (!scalar_traits<T>::is_complex) {
+                if (fast) {
+                    getrf_two_warps<T, N, false, tiny_scale::select_normal><<<blocks, 64, 0, stream>>>(
+                        a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+                    return;
+                }
+            }
+            getrf_two_warps<T, N, false, tiny_scale::select><<<blocks, 64, 0, stream>>>(
+                a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+        }
     }
 }
 
