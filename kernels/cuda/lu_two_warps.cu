@@ -20,8 +20,6 @@
 #include "cuda/lu_registers.cuh"  // row_buffer_length and the pieces the register kernels share
 #include "cuda/lu_two_warps.hpp"
 
-#include <cstdlib>
-
 namespace smallla {
 namespace cuda_kernels {
 namespace {
@@ -103,26 +101,30 @@ __global__ void __launch_bounds__(64) getrf_two_warps(int n, batch_ref<T> A, piv
     if (i == 0) info[b] = inf;
 }
 
+// The pivot's scaler without pivoting: the real reciprocal without the quotient's range test
+// (tiny_scale::select_normal) for float at every order and for double at N = 40, 44 and 56, where it ran
+// 1.05-1.18x and 1.12-1.13x against the select form (run 109, ABBA, one library). Double at N = 36, 48, 52 and 60
+// ran 0.88-0.97x: there its registers cross a threshold of resident warps (ptxas: 96 -> 138, 128 -> 130, 128 -> 134,
+// 168 -> 169), at 40, 44 and 56 they stay (128, 128, 166 -> 168). So there (and with pivoting, run 92: 0.74-0.88x)
+// the kernel keeps the select form (perf/NOTES.md, twentieth round).
+template <class T, int N> constexpr tiny_scale no_pivot_scale() {
+    if constexpr (std::is_same_v<T, float>) return tiny_scale::select_normal;
+    else if constexpr (std::is_same_v<T, double>)
+        return N == 40 || N == 44 || N == 56 ? tiny_scale::select_normal : tiny_scale::select;
+    else return tiny_scale::select;
+}
+
 // The instances past two_warp_max_n are never launched (two_warp_getrf_serves) and not compiled.
 template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_t stream) {
     const unsigned blocks = (unsigned)a.batch;
     if (a.ipiv.base != nullptr) {
         if constexpr (N <= two_warp_max_n<T>(true))
-            getrf_two_warps<T, N, true, tiny_scale::select><<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv),
-                                                                      a.info, a.batch);
-    } else {
-        if constexpr (N <= two_warp_max_n<T>(false)) {
-            static const bool fast = getenv("SMALLLA_CUDA_TRY_FAST_RECIP") != nullptr;  // round 20 experiment only
-            if constexpr (!scalar_traits<T>::is_complex) {
-                if (fast) {
-                    getrf_two_warps<T, N, false, tiny_scale::select_normal><<<blocks, 64, 0, stream>>>(
-                        a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
-                    return;
-                }
-            }
-            getrf_two_warps<T, N, false, tiny_scale::select><<<blocks, 64, 0, stream>>>(
+            getrf_two_warps<T, N, true, tiny_scale::select><<<blocks, 64, 0, stream>>>(
                 a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
-        }
+    } else {
+        if constexpr (N <= two_warp_max_n<T>(false))
+            getrf_two_warps<T, N, false, no_pivot_scale<T, N>()><<<blocks, 64, 0, stream>>>(
+                a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
     }
 }
 
