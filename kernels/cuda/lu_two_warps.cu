@@ -20,14 +20,16 @@
 #include "cuda/lu_registers.cuh"  // row_buffer_length and the pieces the register kernels share
 #include "cuda/lu_two_warps.hpp"
 
+#include <cstdlib>
+
 namespace smallla {
 namespace cuda_kernels {
 namespace {
 
 // One matrix per block of 64 threads; thread i holds row i (i < N). Pivot: whether it pivots (a compile-time
 // choice, as the register kernels make it: without pivoting the search and the swap are compiled out).
-template <class T, int N, bool Pivot, tiny_scale Scale>
-__global__ void __launch_bounds__(64) getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
+template <class T, int N, bool Pivot, tiny_scale Scale, int MinBlocks = 0>
+__global__ void __launch_bounds__(64, MinBlocks) getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
     static_assert(N > 32 && N <= two_warp_max_n<T>(Pivot) && N % 4 == 0, "two warps, orders in steps of 4");
     constexpr int L = row_buffer_length<T, N>();
     __shared__ __align__(16) T rows[2][2][L];        // [step parity][warp]: that warp's winner's row
@@ -114,6 +116,12 @@ template <class T, int N> constexpr tiny_scale no_pivot_scale() {
     else return tiny_scale::select;
 }
 
+template <class T, int N> constexpr int try_cap() {
+    if constexpr (std::is_same_v<T, float>) return N <= 36 ? 0 : N <= 44 ? 14 : N <= 52 ? 12 : 10;
+    else if constexpr (std::is_same_v<T, double>) return N == 48 || N == 52 ? 8 : N == 60 ? 6 : 0;
+    else return 0;
+}
+
 // The instances past two_warp_max_n are never launched (two_warp_getrf_serves) and not compiled.
 template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_t stream) {
     const unsigned blocks = (unsigned)a.batch;
@@ -122,9 +130,19 @@ template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_
             getrf_two_warps<T, N, true, tiny_scale::select><<<blocks, 64, 0, stream>>>(
                 a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
     } else {
-        if constexpr (N <= two_warp_max_n<T>(false))
+        if constexpr (N <= two_warp_max_n<T>(false)) {
+            constexpr int cap = try_cap<T, N>();
+            if constexpr (cap > 0) {
+                static const bool capped = getenv("SMALLLA_CUDA_TRY_CAPS") != nullptr;  // round 20 experiment only
+                if (capped) {
+                    getrf_two_warps<T, N, false, tiny_scale::select_normal, cap><<<blocks, 64, 0, stream>>>(
+                        a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+                    return;
+                }
+            }
             getrf_two_warps<T, N, false, no_pivot_scale<T, N>()><<<blocks, 64, 0, stream>>>(
                 a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+        }
     }
 }
 
