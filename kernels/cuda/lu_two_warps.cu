@@ -20,8 +20,6 @@
 #include "cuda/lu_registers.cuh"  // row_buffer_length and the pieces the register kernels share
 #include "cuda/lu_two_warps.hpp"
 
-#include <cstdlib>
-
 namespace smallla {
 namespace cuda_kernels {
 namespace {
@@ -103,20 +101,20 @@ __global__ void __launch_bounds__(64, MinBlocks) getrf_two_warps(int n, batch_re
     if (i == 0) info[b] = inf;
 }
 
-// The pivot's scaler without pivoting: the real reciprocal without the quotient's range test
-// (tiny_scale::select_normal) for float at every order and for double at N = 40, 44 and 56, where it ran
-// 1.05-1.18x and 1.12-1.13x against the select form (run 109, ABBA, one library). Double at N = 36, 48, 52 and 60
-// ran 0.88-0.97x: there its registers cross a threshold of resident warps (ptxas: 96 -> 138, 128 -> 130, 128 -> 134,
-// 168 -> 169), at 40, 44 and 56 they stay (128, 128, 166 -> 168). So there (and with pivoting, run 92: 0.74-0.88x)
-// the kernel keeps the select form (perf/NOTES.md, twentieth round).
+// Without pivoting: the pivot's scaler and the blocks per multiprocessor asked of ptxas (a register cap). The real
+// reciprocal without the quotient's range test (tiny_scale::select_normal) ran 1.14-1.18x for float at 33-52 and
+// 1.05-1.09x at 53-64, 1.12-1.13x for double at N = 40, 44 and 56 (run 109, ABBA, one library); at N = 36, 48, 52
+// and 60 double's registers crossed a threshold of resident warps (ptxas: 96 -> 138, 128 -> 130, 128 -> 134,
+// 168 -> 169) and it ran 0.88-0.97x. Capped back under the threshold (run 110, spills of 8 bytes) double 48-52 ran
+// 1.08-1.09x and 60 1.10-1.11x the uncapped, float with one more warp per sub-partition (72, 80 or 96 registers,
+// spills of at most 20 bytes) 1.02-1.10x. Double at N = 36 (96 -> 138) keeps the select form; so do the kernels with
+// pivoting (run 92: 0.74-0.88x) (perf/NOTES.md, twentieth round).
 template <class T, int N> constexpr tiny_scale no_pivot_scale() {
     if constexpr (std::is_same_v<T, float>) return tiny_scale::select_normal;
-    else if constexpr (std::is_same_v<T, double>)
-        return N == 40 || N == 44 || N == 56 ? tiny_scale::select_normal : tiny_scale::select;
+    else if constexpr (std::is_same_v<T, double>) return N == 36 ? tiny_scale::select : tiny_scale::select_normal;
     else return tiny_scale::select;
 }
-
-template <class T, int N> constexpr int try_cap() {
+template <class T, int N> constexpr int no_pivot_min_blocks() {
     if constexpr (std::is_same_v<T, float>) return N <= 36 ? 0 : N <= 44 ? 14 : N <= 52 ? 12 : 10;
     else if constexpr (std::is_same_v<T, double>) return N == 48 || N == 52 ? 8 : N == 60 ? 6 : 0;
     else return 0;
@@ -130,19 +128,9 @@ template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_
             getrf_two_warps<T, N, true, tiny_scale::select><<<blocks, 64, 0, stream>>>(
                 a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
     } else {
-        if constexpr (N <= two_warp_max_n<T>(false)) {
-            constexpr int cap = try_cap<T, N>();
-            if constexpr (cap > 0) {
-                static const bool capped = getenv("SMALLLA_CUDA_TRY_CAPS") != nullptr;  // round 20 experiment only
-                if (capped) {
-                    getrf_two_warps<T, N, false, tiny_scale::select_normal, cap><<<blocks, 64, 0, stream>>>(
-                        a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
-                    return;
-                }
-            }
-            getrf_two_warps<T, N, false, no_pivot_scale<T, N>()><<<blocks, 64, 0, stream>>>(
-                a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
-        }
+        if constexpr (N <= two_warp_max_n<T>(false))
+            getrf_two_warps<T, N, false, no_pivot_scale<T, N>(), no_pivot_min_blocks<T, N>()>
+                <<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
     }
 }
 
