@@ -20,6 +20,8 @@
 #include "cuda/lu_registers.cuh"  // row_buffer_length and the pieces the register kernels share
 #include "cuda/lu_two_warps.hpp"
 
+#include <cstdlib>
+
 namespace smallla {
 namespace cuda_kernels {
 namespace {
@@ -120,13 +122,29 @@ template <class T, int N> constexpr int no_pivot_min_blocks() {
     else return 0;
 }
 
+template <class T, int N> constexpr int try_pivot_cap() {
+    if constexpr (std::is_same_v<T, float>) return N <= 40 ? 16 : N == 52 ? 14 : 0;
+    else if constexpr (std::is_same_v<T, double>) return N >= 40 && N <= 48 ? 8 : 0;
+    else return 0;
+}
+
 // The instances past two_warp_max_n are never launched (two_warp_getrf_serves) and not compiled.
 template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_t stream) {
     const unsigned blocks = (unsigned)a.batch;
     if (a.ipiv.base != nullptr) {
-        if constexpr (N <= two_warp_max_n<T>(true))
+        if constexpr (N <= two_warp_max_n<T>(true)) {
+            constexpr int cap = try_pivot_cap<T, N>();
+            if constexpr (cap > 0) {
+                static const bool capped = getenv("SMALLLA_CUDA_TRY_CAPS") != nullptr;  // round 20 experiment only
+                if (capped) {
+                    getrf_two_warps<T, N, true, tiny_scale::select, cap><<<blocks, 64, 0, stream>>>(
+                        a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+                    return;
+                }
+            }
             getrf_two_warps<T, N, true, tiny_scale::select><<<blocks, 64, 0, stream>>>(
                 a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+        }
     } else {
         if constexpr (N <= two_warp_max_n<T>(false))
             getrf_two_warps<T, N, false, no_pivot_scale<T, N>(), no_pivot_min_blocks<T, N>()>
