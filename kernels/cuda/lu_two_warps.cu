@@ -20,16 +20,16 @@
 #include "cuda/lu_registers.cuh"  // row_buffer_length and the pieces the register kernels share
 #include "cuda/lu_two_warps.hpp"
 
-#include <cstdlib>
-
 namespace smallla {
 namespace cuda_kernels {
 namespace {
 
 // One matrix per block of 64 threads; thread i holds row i (i < N). Pivot: whether it pivots (a compile-time
-// choice, as the register kernels make it: without pivoting the search and the swap are compiled out).
-template <class T, int N, bool Pivot, tiny_scale Scale, int MinBlocks = 0>
-__global__ void __launch_bounds__(64, MinBlocks) getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
+// choice, as the register kernels make it: without pivoting the search and the swap are compiled out). Scale: the
+// pivot scaler's form; MinBlocks: the blocks per multiprocessor asked of ptxas (0: none), both chosen per order below.
+template <class T, int N, bool Pivot, tiny_scale Scale, int MinBlocks>
+__global__ void __launch_bounds__(64, MinBlocks)
+    getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
     static_assert(N > 32 && N <= two_warp_max_n<T>(Pivot) && N % 4 == 0, "two warps, orders in steps of 4");
     constexpr int L = row_buffer_length<T, N>();
     __shared__ __align__(16) T rows[2][2][L];        // [step parity][warp]: that warp's winner's row
@@ -122,7 +122,10 @@ template <class T, int N> constexpr int no_pivot_min_blocks() {
     else return 0;
 }
 
-template <class T, int N> constexpr int try_pivot_cap() {
+// With pivoting (the select form): register caps one threshold of resident warps down (run 111, ABBA):
+// double N = 40-48 130 -> 128 registers (8 bytes of spill) getrf 1.14x, getrf + getrs 1.10x; float N = 36-40
+// 66-68 -> 64 (no spill) 1.03x, 52 80 -> 72 (64 bytes) 1.02x. Float 56-64 capped spilled 184-1392 bytes (not run).
+template <class T, int N> constexpr int pivot_min_blocks() {
     if constexpr (std::is_same_v<T, float>) return N <= 40 ? 16 : N == 52 ? 14 : 0;
     else if constexpr (std::is_same_v<T, double>) return N >= 40 && N <= 48 ? 8 : 0;
     else return 0;
@@ -132,19 +135,9 @@ template <class T, int N> constexpr int try_pivot_cap() {
 template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_t stream) {
     const unsigned blocks = (unsigned)a.batch;
     if (a.ipiv.base != nullptr) {
-        if constexpr (N <= two_warp_max_n<T>(true)) {
-            constexpr int cap = try_pivot_cap<T, N>();
-            if constexpr (cap > 0) {
-                static const bool capped = getenv("SMALLLA_CUDA_TRY_CAPS") != nullptr;  // round 20 experiment only
-                if (capped) {
-                    getrf_two_warps<T, N, true, tiny_scale::select, cap><<<blocks, 64, 0, stream>>>(
-                        a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
-                    return;
-                }
-            }
-            getrf_two_warps<T, N, true, tiny_scale::select><<<blocks, 64, 0, stream>>>(
+        if constexpr (N <= two_warp_max_n<T>(true))
+            getrf_two_warps<T, N, true, tiny_scale::select, pivot_min_blocks<T, N>()><<<blocks, 64, 0, stream>>>(
                 a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
-        }
     } else {
         if constexpr (N <= two_warp_max_n<T>(false))
             getrf_two_warps<T, N, false, no_pivot_scale<T, N>(), no_pivot_min_blocks<T, N>()>
