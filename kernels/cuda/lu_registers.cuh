@@ -961,13 +961,13 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
 template <int N> constexpr bool prefetch_capable() { return group_shape<N>::per_warp == 1; }
 // Where it serves by default: measured on the H100 against getrs_small_registers (run 62, getrf + getrs timed
 // together, ABBA; kept where >= 1.02x): s 25-32 1.03-1.05x, d 20-32 1.03-1.08x, c 23-31 1.02-1.04x, z 17-32
-// 1.02-1.09x. Below those orders (and c 32) it ran 0.96-1.01x: its registers (uncapped, below) cost more warps
+// 1.02-1.09x; re-measured in run 114 (twentieth round): those held (off: 0.89-0.98x), and c 21-22 joined (1.02x). Below those orders (and c 32) it ran 0.96-1.01x: its registers (uncapped, below) cost more warps
 // there than the copies ahead gave back.
 template <class T, int N> constexpr bool getrs_prefetch_by_default() {
     switch (scalar_traits<T>::letter) {
     case 's': return N >= 25;
     case 'd': return N >= 20;
-    case 'c': return N >= 23 && N <= 31;
+    case 'c': return N >= 21 && N <= 31;  // 21-22: run 114, 1.02x in both halves
     default: return prefetch_capable<N>();
     }
 }
@@ -1090,8 +1090,18 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
 // sub-partition, and from n = 31 stalls on instruction fetch (ncu, run 46: "no_instruction" the first stall at
 // n = 32); the rolled sweep, 8 steps per pass (~57 KB), ran 1.33x and 1.67x at 31 and 32 (run 47), and at 29 in
 // 168 registers (three warps) 1.18x, so there it serves; and at 28 since the pivot's reciprocal is inline (the
-// unrolled sweep went from 168 to 186 registers, capped it spilled: rolled 1.57x, run 81).
-template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 28; }
+// unrolled sweep went from 168 to 186 registers, capped it spilled: rolled 1.57x, run 81). Re-measured in the
+// twentieth round (run 114, SMALLLA_CUDA_ROLLED=0/1 against the defaults, ABBA; kept where >= 1.02x in both halves):
+// z 28 unrolled again (1.07-1.09x; z 29-32 unrolled 0.46-0.64x), and rolled also at c 20, 25, 27, 28, 31, 32
+// (1.03-1.10x), z 19, 24 (1.03-1.04x) and s 29 (1.03x); the other orders ran 0.90-1.02x rolled.
+template <class T, int N> constexpr bool matinv_rolled_by_default() {
+    switch (scalar_traits<T>::letter) {
+    case 'z': return N >= 29 || N == 19 || N == 24;
+    case 'c': return N == 20 || N == 25 || N == 27 || N == 28 || N == 31 || N == 32;
+    case 's': return N == 29;
+    default: return false;
+    }
+}
 // Where the several-rows-per-lane kernels (getrf_multirow_registers, matinv_multirow_registers) serve by default;
 // SMALLLA_CUDA_MULTIROW=1/0 forces them on/off wherever they exist (a knob for the benchmarks). Measured on the H100
 // against the one-row kernels (runs 101 and 102, ABBA; kept where >= 1.02x in both): getrf s 17-19 1.05-1.12x (20:
