@@ -560,9 +560,9 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
 // matrices a warp, 142-148 registers) 0.68-1.04x. Not double complex (two rows of n = 17 are 136 registers of data).
 constexpr int rows_per_lane = 2;
 template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane - 1) / rows_per_lane; }
-// At n = 9-16 (twentieth round, runs 107-108) a warp holds 4-6 matrices against the one-row kernels' 2-3, but the
-// kernels' registers (s 12: 64-72 against ~40; d, c 12: 98-122) halve the resident warps, and they ran 0.65-0.96x
-// there but at single precision n = 11-12 (getrf 1.04-1.10x, matinv 1.02-1.47x): they exist only there.
+// At n = 9-16 (twentieth round, runs 107-108) a warp holds 4-6 matrices against the one-row kernels' 2-3, but their
+// registers (s 12: getrf 64 against 40, matinv 72 against 53; d, c 12: 98-122) cost resident warps, and they ran
+// 0.65-0.96x there but at single precision n = 11-12 (getrf 1.04-1.10x, matinv 1.02-1.47x): they exist only there.
 template <class T, int N> constexpr bool multirow_exists() {
     return (N >= 17 && N <= 20 && sizeof(T) <= 8) || (std::is_same_v<T, float> && (N == 11 || N == 12));
 }
