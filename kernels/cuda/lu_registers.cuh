@@ -961,13 +961,14 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
 template <int N> constexpr bool prefetch_capable() { return group_shape<N>::per_warp == 1; }
 // Where it serves by default: measured on the H100 against getrs_small_registers (run 62, getrf + getrs timed
 // together, ABBA; kept where >= 1.02x): s 25-32 1.03-1.05x, d 20-32 1.03-1.08x, c 23-31 1.02-1.04x, z 17-32
-// 1.02-1.09x; re-measured in run 114 (twentieth round): those held (off: 0.89-0.98x), and c 21-22 joined (1.02x). Below those orders (and c 32) it ran 0.96-1.01x: its registers (uncapped, below) cost more warps
-// there than the copies ahead gave back.
+// 1.02-1.09x. Below those orders (and c 32) it ran 0.96-1.01x: its registers (uncapped, below) cost more warps
+// there than the copies ahead gave back. Re-measured in the twentieth round (run 114): those held (off: 0.89-0.98x),
+// and c 21-22 joined (1.02x in both halves).
 template <class T, int N> constexpr bool getrs_prefetch_by_default() {
     switch (scalar_traits<T>::letter) {
     case 's': return N >= 25;
     case 'd': return N >= 20;
-    case 'c': return N >= 21 && N <= 31;  // 21-22: run 114, 1.02x in both halves
+    case 'c': return N >= 21 && N <= 31;
     default: return prefetch_capable<N>();
     }
 }
