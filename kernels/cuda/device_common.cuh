@@ -176,6 +176,15 @@ __device__ __forceinline__ float reciprocal_normal(float x) {
     asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
     return fmaf(r, fminf(fmaf(-x, r, 1.0f), 1.0f), r);
 }
+// The double form: MUFU.RCP64H, a cubic step and a Newton step (the double quotient's fast path), exact for |x| in
+// [2^-1022, 2^1022), the special values as the float form's.
+__device__ __forceinline__ double reciprocal_normal(double x) {
+    double r;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+    const double e = fmin(fma(-x, r, 1.0), 1.0);
+    r = fma(r, fma(e, e, e), r);
+    return fma(r, fmin(fma(-x, r, 1.0), 1.0), r);
+}
 // p ? a : b kept a select (selp): written as a conditional around the single complex reciprocal's products, ptxas
 // made it a branch around the whole computation.
 __device__ __forceinline__ float select_value(bool p, float a, float b) {
@@ -237,10 +246,19 @@ __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 //    lane-per-row kernels pay every step's branch in issue slots and convergence stalls: with the select their
 //    getrf ran 2-13% faster (d5f8fe8 against 3aed96b in one run; for complex p, where the two tests disagree,
 //    both scalings are exact up to rounding).
-enum class tiny_scale { branch, select };
+//  - select_normal: select, and a real pivot's reciprocal by reciprocal_normal, with a huge p (from 2^126 (float) or
+//    2^1022 (double), where 1 / p is at most the smallest normal number, and Inf) scaled down by 1 / s into its
+//    range; there getf2's 1 / p is subnormal with bits lost, so the multipliers can differ from getf2's in their
+//    last bits (they are the more accurate ones); below it they are getf2's bit for bit. Only the two-warp getrf
+//    without pivoting takes it (getrf_two_warps: 1.1-1.2x there; in the lane kernels 0.73-0.98x, perf/NOTES.md,
+//    eighteenth and twentieth rounds).
+enum class tiny_scale { branch, select, select_normal };
 template <class R> __device__ __forceinline__ R tiny_pivot_scale();
 template <> __device__ __forceinline__ float tiny_pivot_scale<float>() { return 0x1p64f; }
 template <> __device__ __forceinline__ double tiny_pivot_scale<double>() { return 0x1p600; }
+template <class R> __device__ __forceinline__ R huge_pivot();
+template <> __device__ __forceinline__ float huge_pivot<float>() { return 0x1p126f; }
+template <> __device__ __forceinline__ double huge_pivot<double>() { return 0x1p1022; }
 template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
     using R = real_t<T>;
     R s;
@@ -251,11 +269,16 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
         zero = is_zero(p);
         if constexpr (How == tiny_scale::select) {
             s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
+        } else if constexpr (How == tiny_scale::select_normal) {
+            const R m = max_abs_part(p);
+            s = m < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
+            if constexpr (!scalar_traits<T>::is_complex) s = m >= huge_pivot<R>() ? R(1) / tiny_pivot_scale<R>() : s;
         } else {
             s = R(1);
             if (!zero && !modulus_at_least_sfmin(p)) s = tiny_pivot_scale<R>();
         }
-        if constexpr (scalar_traits<T>::is_complex) recip = reciprocal<R, How == tiny_scale::select>(s * p);
+        if constexpr (scalar_traits<T>::is_complex) recip = reciprocal<R, How != tiny_scale::branch>(s * p);
+        else if constexpr (How == tiny_scale::select_normal) recip = reciprocal_normal(s * p);
         else recip = reciprocal(s * p);
     }
     __device__ __forceinline__ T divide(T x) const { return (s * x) * recip; }

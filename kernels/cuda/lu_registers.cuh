@@ -549,7 +549,7 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
     }
 }
 
-// ---- several rows per lane: getrf and matinv at n = 17-20 ----------------------------------------------------
+// ---- several rows per lane: getrf and matinv at n = 17-20 and float 11-12 ------------------------------------
 // With a row per lane, a warp at n = 17-32 holds one matrix and 32 - n lanes idle. Here a group of L = ceil(n / R)
 // lanes holds a matrix, lane i its rows i, i + L, ..., i + (R - 1) L (those below n): R = 2 at n = 17-20, three
 // matrices a warp, 27-30 lanes busy instead of 17-20. Each row sees the one-row kernels' arithmetic in the same
@@ -560,7 +560,12 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
 // matrices a warp, 142-148 registers) 0.68-1.04x. Not double complex (two rows of n = 17 are 136 registers of data).
 constexpr int rows_per_lane = 2;
 template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane - 1) / rows_per_lane; }
-template <class T, int N> constexpr bool multirow_exists() { return N >= 17 && N <= 20 && sizeof(T) <= 8; }
+// At n = 9-16 (twentieth round, runs 107-108) a warp holds 4-6 matrices against the one-row kernels' 2-3, but their
+// registers (s 12: getrf 64 against 40, matinv 72 against 53; d, c 12: 98-122) cost resident warps, and they ran
+// 0.65-0.96x there but at single precision n = 11-12 (getrf 1.04-1.10x, matinv 1.02-1.47x): they exist only there.
+template <class T, int N> constexpr bool multirow_exists() {
+    return (N >= 17 && N <= 20 && sizeof(T) <= 8) || (std::is_same_v<T, float> && (N == 11 || N == 12));
+}
 
 // Lane i's rows: row[r] = i + r L (-1: no row, for the spare lanes and past n), read from m (leading dimension
 // ld), zeros in a group slot without a matrix.
@@ -957,12 +962,13 @@ template <int N> constexpr bool prefetch_capable() { return group_shape<N>::per_
 // Where it serves by default: measured on the H100 against getrs_small_registers (run 62, getrf + getrs timed
 // together, ABBA; kept where >= 1.02x): s 25-32 1.03-1.05x, d 20-32 1.03-1.08x, c 23-31 1.02-1.04x, z 17-32
 // 1.02-1.09x. Below those orders (and c 32) it ran 0.96-1.01x: its registers (uncapped, below) cost more warps
-// there than the copies ahead gave back.
+// there than the copies ahead gave back. Re-measured in the twentieth round (run 114): those held (off: 0.89-0.98x),
+// and c 21-22 joined (1.02x in both halves).
 template <class T, int N> constexpr bool getrs_prefetch_by_default() {
     switch (scalar_traits<T>::letter) {
     case 's': return N >= 25;
     case 'd': return N >= 20;
-    case 'c': return N >= 23 && N <= 31;
+    case 'c': return N >= 21 && N <= 31;
     default: return prefetch_capable<N>();
     }
 }
@@ -1085,18 +1091,30 @@ template <int N> inline bool rolled_elimination(bool by_default = false) {
 // sub-partition, and from n = 31 stalls on instruction fetch (ncu, run 46: "no_instruction" the first stall at
 // n = 32); the rolled sweep, 8 steps per pass (~57 KB), ran 1.33x and 1.67x at 31 and 32 (run 47), and at 29 in
 // 168 registers (three warps) 1.18x, so there it serves; and at 28 since the pivot's reciprocal is inline (the
-// unrolled sweep went from 168 to 186 registers, capped it spilled: rolled 1.57x, run 81).
-template <class T, int N> constexpr bool matinv_rolled_by_default() { return sizeof(T) == 16 && N >= 28; }
+// unrolled sweep went from 168 to 186 registers, capped it spilled: rolled 1.57x, run 81). Re-measured in the
+// twentieth round (run 114, SMALLLA_CUDA_ROLLED=0/1 against the defaults, ABBA; kept where >= 1.02x in both halves):
+// z 28 unrolled again (1.07-1.09x; z 29-32 unrolled 0.46-0.64x), and rolled also at c 20, 25, 27, 28, 31, 32
+// (1.03-1.10x), z 19, 24 (1.03-1.04x) and s 29 (1.03x); the other orders ran 0.90-1.02x rolled.
+template <class T, int N> constexpr bool matinv_rolled_by_default() {
+    switch (scalar_traits<T>::letter) {
+    case 'z': return N >= 29 || N == 19 || N == 24;
+    case 'c': return N == 20 || N == 25 || N == 27 || N == 28 || N == 31 || N == 32;
+    case 's': return N == 29;
+    default: return false;
+    }
+}
 // Where the several-rows-per-lane kernels (getrf_multirow_registers, matinv_multirow_registers) serve by default;
 // SMALLLA_CUDA_MULTIROW=1/0 forces them on/off wherever they exist (a knob for the benchmarks). Measured on the H100
 // against the one-row kernels (runs 101 and 102, ABBA; kept where >= 1.02x in both): getrf s 17-19 1.05-1.12x (20:
 // 1.05x, then 1.00x), getrf_nopiv s 1.11-1.18x, d 17-19 1.03-1.10x (20: 1.04x, then 1.01x), c 1.05-1.20x, matinv s
 // 1.11-1.20x, d 1.04-1.12x, c 17-18 1.12-1.16x. With pivoting at d and c (getrf 0.85-1.00x, matinv c 19-20
 // 0.95-0.99x) the three slots' reductions cost more than the lanes give back: d's search takes three chained
-// reductions a step, each issued once per slot.
+// reductions a step, each issued once per slot. At float n = 11-12 (runs 107-108): getrf 1.04-1.10x (getrf + getrs
+// 1.02-1.07x), matinv 1.02-1.03x over the lane kernel and 1.47x over the thread kernel at 11; getrf_nopiv 0.78x.
 enum class multirow_route { getrf, getrf_nopiv, matinv };
 template <class T, int N, multirow_route Route> constexpr bool multirow_by_default() {
     constexpr char p = scalar_traits<T>::letter;
+    if (N <= 16) return Route != multirow_route::getrf_nopiv;  // float 11-12 (multirow_exists); nopiv 0.78x
     switch (Route) {
     case multirow_route::getrf: return p == 's' && N <= 19;
     case multirow_route::getrf_nopiv: return p != 'd' || N <= 19;

@@ -42,12 +42,16 @@ template <class T, int N> constexpr bool thread_getri_exists() { return N <= thr
 // (1.05x); run 40 confirmed each against the previous table (1.02-1.26x) but matinv c 8 (1.02x in run 38, 0.99x in
 // run 40), which stays with the thread kernel. getrs follows getrf (their benchmark runs both); getri keeps
 // thread_getri_max_order's. Seventeenth round (run 83, after the complex reciprocal went inline): getrf without
-// pivoting z 5 1.04x on the thread kernel.
+// pivoting z 5 1.04x on the thread kernel. Twentieth round (run 108, ABBA, n = 6-14): matinv s 11 ran 1.22x on
+// the lane-per-row kernel (the thread kernel there: 0.41 of copy) and 1.47x with two rows per lane (s 11-12 take
+// those, lu_registers.cuh), s 13 1.03x on the lane kernel, c 8 1.10-1.13x; so matinv keeps its thread kernel to s 10
+// and c 7.
 // SMALLLA_CUDA_THREAD_MAX_N overrides the table (thread_per_matrix_max_n()).
 enum class thread_route { getrf, getrf_nopiv, getrs, matinv, getri };
 template <class T, thread_route Route> constexpr int thread_preferred_max_order() {
     constexpr bool cplx = scalar_traits<T>::is_complex, wide = sizeof(real_t<T>) == 8;
-    if constexpr (Route == thread_route::matinv) return std::is_same_v<T, float> ? 13 : thread_max_order<T>();
+    if constexpr (Route == thread_route::matinv)
+        return std::is_same_v<T, float> ? 10 : (cplx && !wide ? 7 : thread_max_order<T>());
     else if constexpr (Route == thread_route::getri) return thread_getri_max_order<T>();
     else if constexpr (Route == thread_route::getrf_nopiv) return cplx ? (wide ? 5 : 4) : (wide ? 8 : 9);
     else return cplx ? 5 : (wide ? 8 : 9);

@@ -61,12 +61,13 @@ if [ "$part" != sanitizers ]; then
             env SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" $(seq 1 16)
         run_one "smallla-check-cuda, thread-per-matrix kernels wherever they exist (n <= 14)" "$out/check-thread.log" \
             env SMALLLA_CUDA_THREAD_MAX_N=14 "$stage/bin/smallla-check-cuda" $(seq 1 14)
-        # n = 17-20: the one-row and the two-rows-per-lane kernels each serve some routines and precisions by
-        # default (lu_registers.cuh, multirow_by_default); each forced everywhere it exists.
-        run_one "smallla-check-cuda, one row per lane at n = 17-20" "$out/check-one-row.log" \
-            env SMALLLA_CUDA_MULTIROW=0 "$stage/bin/smallla-check-cuda" $(seq 17 20)
-        run_one "smallla-check-cuda, two rows per lane wherever they exist (n = 17-20)" "$out/check-multirow.log" \
-            env SMALLLA_CUDA_MULTIROW=1 "$stage/bin/smallla-check-cuda" $(seq 17 20)
+        # n = 11-12 and 17-20: the one-row and the two-rows-per-lane kernels each serve some routines and precisions
+        # by default (lu_registers.cuh, multirow_by_default); each forced everywhere it exists (the thread kernels
+        # off, which serve matinv and getrf_nopiv at some of these orders before either).
+        run_one "smallla-check-cuda, one row per lane at n = 11-12, 17-20" "$out/check-one-row.log" \
+            env SMALLLA_CUDA_MULTIROW=0 SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" 11 12 $(seq 17 20)
+        run_one "smallla-check-cuda, two rows per lane wherever they exist (n = 11-12, 17-20)" "$out/check-multirow.log" \
+            env SMALLLA_CUDA_MULTIROW=1 SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" 11 12 $(seq 17 20)
     fi
 fi
 
