@@ -267,12 +267,11 @@ template <class T, tiny_scale How = tiny_scale::branch> struct pivot_scaler {
     pivot_scaler() = default;
     __device__ __forceinline__ explicit pivot_scaler(T p) {
         zero = is_zero(p);
-        if constexpr (How == tiny_scale::select) {
-            s = max_abs_part(p) < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
-        } else if constexpr (How == tiny_scale::select_normal) {
+        if constexpr (How != tiny_scale::branch) {
             const R m = max_abs_part(p);
             s = m < sfmin<R>() && !zero ? tiny_pivot_scale<R>() : R(1);
-            if constexpr (!scalar_traits<T>::is_complex) s = m >= huge_pivot<R>() ? R(1) / tiny_pivot_scale<R>() : s;
+            if constexpr (How == tiny_scale::select_normal && !scalar_traits<T>::is_complex)
+                s = m >= huge_pivot<R>() ? R(1) / tiny_pivot_scale<R>() : s;  // into reciprocal_normal's range
         } else {
             s = R(1);
             if (!zero && !modulus_at_least_sfmin(p)) s = tiny_pivot_scale<R>();
