@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The issue-slot account of the CUDA backend's small-order kernels (issue_account.sh's counts) against a sweep.
 
-usage: issue_account.py COUNTS_DIR SWEEP.csv [--sms 132] [--csv OUT.csv] [--all]
+usage: issue_account.py COUNTS_DIR SWEEP.csv [--sms 132] [--csv OUT.csv] [--png PREFIX] [--all]
 
 For every op x precision x order of COUNTS_DIR (ncu-OP-P.csv and bench-OP-P.csv from issue_account.sh) and of
 SWEEP.csv (smallla-bench at >= 1 GiB: the fraction of the copy bandwidth, and with it the copy bandwidth):
@@ -10,13 +10,15 @@ SWEEP.csv (smallla-bench at >= 1 GiB: the fraction of the copy bandwidth, and wi
             bytes / copy bandwidth x SM clock (ncu, during the kernels) x 4 sub-partitions x SMs
   ceiling   slots / inst: the fraction of the copy bandwidth the op could reach if every sub-partition issued
             one of its instructions every cycle (it cannot pass this without issuing fewer instructions)
-  frac      the sweep's fraction of copy; used = frac / ceiling, the issue rate that speed implies
+  frac      the sweep's fraction of copy; used = frac / ceiling, the issue rate that speed implies, and
+            need = target / ceiling, the issue rate the target needs (above 1: out of reach of these instructions)
   issue     ncu's issue-active fraction, warps: warps active (of the maximum), regs: registers per thread
   dram      DRAM bytes moved per matrix over the op's minimum (1.00 = each matrix read once and written once)
 The target is the issue's (0.8 of copy for s and d, 0.7 for c and z). Where an op misses it, the cause column
 says which limit: "issue" when the ceiling is below the target (no schedule of these instructions reaches it),
 "latency" when the ceiling is above it but the issue slots go unused (few warps, long dependent chains).
-By default only the orders that miss the target are printed; --all prints every one."""
+By default only the orders that miss the target are printed; --all prints every one. --png draws, per op, the
+measured fraction, the ceiling and the target against n, one panel per precision (PREFIX-<op>.png)."""
 import csv
 import re
 import sys
@@ -68,6 +70,35 @@ def num(m, key):
         return float("nan")
 
 
+def draw(table, prefix):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = {"getrf": "LU (getrf)", "getrs": "getrf + getrs (1 rhs)", "matinv": "inverse (matinv)"}
+    for op in sorted({r["op"] for r in table}):
+        fig, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True)
+        for ax, p in zip(axes, "sdcz"):
+            rs = [r for r in table if r["op"] == op and r["prec"] == p]
+            if not rs:
+                continue
+            n = [r["n"] for r in rs]
+            ax.plot(n, [r["frac"] for r in rs], "o-", ms=3, label="measured (fraction of copy)")
+            ax.plot(n, [min(r["ceiling"], 2.0) for r in rs], "s--", ms=3, label="issue ceiling (slots / instructions)")
+            ax.plot(n, [r["used"] for r in rs], ":", label="issue use implied (measured / ceiling)")
+            ax.axhline(rs[0]["target"], color="k", lw=0.8, ls="-.", label="the issue's target")
+            ax.set_title(f"{labels.get(op, op)}, {p}")
+            ax.set_xlabel("n")
+            ax.set_ylim(0, 2.0)
+            ax.grid(alpha=0.3)
+        axes[0].set_ylabel("fraction (ceiling clipped at 2)")
+        axes[0].legend(fontsize=7, loc="upper right")
+        fig.tight_layout()
+        fig.savefig(f"{prefix}-{op}.png", dpi=100)
+        plt.close(fig)
+
+
 def main():
     args = sys.argv[1:]
     if len(args) < 2:
@@ -76,6 +107,7 @@ def main():
     sms = int(args[args.index("--sms") + 1]) if "--sms" in args else 132
     csv_out = args[args.index("--csv") + 1] if "--csv" in args else None
     show_all = "--all" in args
+    png = args[args.index("--png") + 1] if "--png" in args else None
     sweep = {(r["op"], r["prec"], int(r["n"])): r for r in csv.DictReader(open(sweep_path))}
 
     table = []
@@ -109,22 +141,24 @@ def main():
             target = TARGET[p]
             cause = "" if frac >= target else ("issue" if ceiling < target else "latency")
             table.append(dict(op=op, prec=p, n=n, frac=frac, target=target, inst=inst, slots=slots, ceiling=ceiling,
-                              used=frac / ceiling, issue=w("smsp__issue_active.avg.pct_of_peak_sustained_active") / 100,
+                              used=frac / ceiling, need=target / ceiling, issue=w("smsp__issue_active.avg.pct_of_peak_sustained_active") / 100,
                               warps=w("sm__warps_active.avg.pct_of_peak_sustained_active") / 100, regs=regs,
                               dram=dram / need, clock_ghz=clock / 1e9, cause=cause, kernels=kinds))
     order = {"getrf": 0, "getrs": 1, "matinv": 2}
     table.sort(key=lambda r: (order.get(r["op"], 9), "sdcz".index(r["prec"]), r["n"]))
-    print("%-7s %s %3s %6s %6s %7s %7s %7s %6s %6s %6s %7s %5s %-7s %s" % (
-        "op", "p", "n", "frac", "target", "inst", "slots", "ceiling", "used", "issue", "warps", "regs", "dram", "cause",
-        "kernels"))
+    print("%-7s %s %3s %6s %6s %7s %7s %7s %6s %6s %6s %6s %7s %5s %-7s %s" % (
+        "op", "p", "n", "frac", "target", "inst", "slots", "ceiling", "used", "need", "issue", "warps", "regs", "dram",
+        "cause", "kernels"))
     for r in table:
         if show_all or r["cause"]:
-            print("%-7s %s %3d %6.2f %6.2f %7.0f %7.0f %7.2f %6.2f %6.2f %6.2f %7s %5.2f %-7s %s" % (
+            print("%-7s %s %3d %6.2f %6.2f %7.0f %7.0f %7.2f %6.2f %6.2f %6.2f %6.2f %7s %5.2f %-7s %s" % (
                 r["op"], r["prec"], r["n"], r["frac"], r["target"], r["inst"], r["slots"], r["ceiling"], r["used"],
-                r["issue"], r["warps"], r["regs"], r["dram"], r["cause"] or "-", r["kernels"]))
+                r["need"], r["issue"], r["warps"], r["regs"], r["dram"], r["cause"] or "-", r["kernels"]))
     missed = [r for r in table if r["cause"]]
     print("# %d of %d cases miss the target: %d with the issue ceiling below it, %d latency" % (
         len(missed), len(table), sum(r["cause"] == "issue" for r in missed), sum(r["cause"] == "latency" for r in missed)))
+    if png:
+        draw(table, png)
     if csv_out:
         with open(csv_out, "w", newline="") as f:
             wr = csv.DictWriter(f, fieldnames=list(table[0].keys()) if table else [])
