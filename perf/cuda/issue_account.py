@@ -20,6 +20,8 @@ says which limit: "issue" when the ceiling is below the target (no schedule of t
 By default only the orders that miss the target are printed; --all prints every one. --png draws, per op, the
 measured fraction, the ceiling and the target against n, one panel per precision (PREFIX-<op>.png)."""
 import csv
+import glob
+import os
 import re
 import sys
 from collections import defaultdict
@@ -111,11 +113,10 @@ def main():
     sweep = {(r["op"], r["prec"], int(r["n"])): r for r in csv.DictReader(open(sweep_path))}
 
     table = []
-    import glob
-    import os
     for path in sorted(glob.glob(os.path.join(counts, "ncu-*.csv"))):
         op, p = os.path.basename(path)[4:-4].rsplit("-", 1)
-        bench = {int(r["n"]): int(r["batch"]) for r in csv.DictReader(open(os.path.join(counts, f"bench-{op}-{p}.csv")))}
+        bench_csv = os.path.join(counts, f"bench-{op}-{p}.csv")
+        bench = {int(r["n"]): int(r["batch"]) for r in csv.DictReader(open(bench_csv))}
         by_n = defaultdict(list)
         for n, name, m in read_ncu(path):
             if n is not None:
@@ -127,7 +128,8 @@ def main():
             t = sum(num(m, "gpu__time_duration.sum") for _, m in launches)
             w = lambda key: sum(num(m, key) * num(m, "gpu__time_duration.sum") for _, m in launches) / t
             inst = sum(num(m, "smsp__inst_executed.sum") for _, m in launches) / (CALLS * batch)
-            dram = sum(num(m, "dram__bytes_read.sum") + num(m, "dram__bytes_write.sum") for _, m in launches) / (CALLS * batch)
+            dram = sum(num(m, "dram__bytes_read.sum") + num(m, "dram__bytes_write.sum")
+                       for _, m in launches) / (CALLS * batch)
             clock = w("smsp__cycles_elapsed.avg.per_second")
             regs = "/".join(sorted({str(int(num(m, "launch__registers_per_thread"))) for _, m in launches}))
             kinds = "/".join(sorted({re.search(r"(\w+)<", name).group(1) if re.search(r"(\w+)<", name) else name
@@ -135,15 +137,16 @@ def main():
             row = sweep[(op, p, n)]
             frac = float(row["frac_copy"])
             copy = float(row["gbs"]) / frac * 1e9  # bytes per second
-            need = min_bytes(op, p, n)
-            slots = need / copy * clock * 4 * sms
+            least = min_bytes(op, p, n)
+            slots = least / copy * clock * 4 * sms
             ceiling = slots / inst
             target = TARGET[p]
             cause = "" if frac >= target else ("issue" if ceiling < target else "latency")
             table.append(dict(op=op, prec=p, n=n, frac=frac, target=target, inst=inst, slots=slots, ceiling=ceiling,
-                              used=frac / ceiling, need=target / ceiling, issue=w("smsp__issue_active.avg.pct_of_peak_sustained_active") / 100,
+                              used=frac / ceiling, need=target / ceiling,
+                              issue=w("smsp__issue_active.avg.pct_of_peak_sustained_active") / 100,
                               warps=w("sm__warps_active.avg.pct_of_peak_sustained_active") / 100, regs=regs,
-                              dram=dram / need, clock_ghz=clock / 1e9, cause=cause, kernels=kinds))
+                              dram=dram / least, clock_ghz=clock / 1e9, cause=cause, kernels=kinds))
     order = {"getrf": 0, "getrs": 1, "matinv": 2}
     table.sort(key=lambda r: (order.get(r["op"], 9), "sdcz".index(r["prec"]), r["n"]))
     print("%-7s %s %3s %6s %6s %7s %7s %7s %6s %6s %6s %6s %7s %5s %-7s %s" % (
@@ -155,8 +158,9 @@ def main():
                 r["op"], r["prec"], r["n"], r["frac"], r["target"], r["inst"], r["slots"], r["ceiling"], r["used"],
                 r["need"], r["issue"], r["warps"], r["regs"], r["dram"], r["cause"] or "-", r["kernels"]))
     missed = [r for r in table if r["cause"]]
+    issue = sum(r["cause"] == "issue" for r in missed)
     print("# %d of %d cases miss the target: %d with the issue ceiling below it, %d latency" % (
-        len(missed), len(table), sum(r["cause"] == "issue" for r in missed), sum(r["cause"] == "latency" for r in missed)))
+        len(missed), len(table), issue, len(missed) - issue))
     if png:
         draw(table, png)
     if csv_out:
