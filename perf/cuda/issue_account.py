@@ -27,23 +27,7 @@ import sys
 from collections import defaultdict
 
 TARGET = {"s": 0.8, "d": 0.8, "c": 0.7, "z": 0.7}
-SIZE = {"s": 4, "d": 8, "c": 8, "z": 16}
 CALLS = 2  # the bench with --reps 1 runs each case twice (warm-up and timed run)
-
-
-def min_bytes(op, p, n):
-    s = SIZE[p]
-    if op == "getrf":
-        return 2 * n * n * s + 4 * n + 4
-    if op == "getrf_nopiv":
-        return 2 * n * n * s + 4
-    if op == "matinv":
-        return 2 * n * n * s + 4
-    if op == "getri":
-        return 2 * n * n * s + 4 * n + 4
-    if op == "getrs":  # getrf then getrs with one right-hand side (perf/NOTES.md, how the numbers are defined)
-        return 3 * n * n * s + 8 * n + 4 + 2 * n * s
-    raise ValueError(op)
 
 
 def read_ncu(path):
@@ -135,10 +119,12 @@ def main():
             kinds = "/".join(sorted({re.search(r"(\w+)<", name).group(1) if re.search(r"(\w+)<", name) else name
                                      for name, _ in launches}))
             row = sweep[(op, p, n)]
-            frac = float(row["frac_copy"])
-            copy = float(row["gbs"]) / frac * 1e9  # bytes per second
-            least = min_bytes(op, p, n)
-            slots = least / copy * clock * 4 * sms
+            frac, ms, sweep_batch = float(row["frac_copy"]), float(row["ms"]), int(row["batch"])
+            # The bench's own count of the bytes the op must move, and the copy's time for them, per matrix:
+            # gbs = bytes / time and frac = copy time / time (smallla_bench.cu), so no formula is repeated here.
+            least = float(row["gbs"]) * 1e6 * ms / sweep_batch
+            copy_seconds = ms * 1e-3 * frac / sweep_batch
+            slots = copy_seconds * clock * 4 * sms
             ceiling = slots / inst
             target = TARGET[p]
             cause = "" if frac >= target else ("issue" if ceiling < target else "latency")
