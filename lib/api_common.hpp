@@ -1,7 +1,7 @@
 // Shared pieces of the routine entry points (getrf.cpp, getri.cpp, matinv.cpp, getrs.cpp, getrf_iter.cpp):
 // the precision table that generates the extern "C" functions, the mapping from the public C types to the
 // internal scalar types, the exception guard of the C boundary, and the pointer checks that depend on the
-// backend (NULL entries of host pointer arrays, host memory passed to the CUDA backend, overlaps).
+// backend (host memory passed to the CUDA backend, overlaps).
 #pragma once
 
 #include <cstdint>
@@ -60,10 +60,12 @@ template <class T> matrix_batch<T> strided_matrices(T *base, int ld, long long s
     m.stride = stride;
     return m;
 }
-template <class T> matrix_batch<T> pointer_matrices(T *const *ptrs, int ld) {
+// argno: the array's argument number, which a matrix with a NULL entry reports as info[b] = -argno.
+template <class T> matrix_batch<T> pointer_matrices(T *const *ptrs, int ld, int argno) {
     matrix_batch<T> m;
     m.ptrs = ptrs;
     m.ld = ld;
+    m.argno = argno;
     return m;
 }
 
@@ -123,21 +125,6 @@ inline smallla_status_t check_device_pointers(context &ctx, const char *fname,
         if (st != SMALLLA_SUCCESS) return st;
     }
     return SMALLLA_SUCCESS;
-}
-
-// On the host backend, every pointer inside a pointer array is checked: "argument 3 (A[17] = NULL) must not
-// be NULL". (On the CUDA backend the array lives in device memory and is not read by the host.)
-template <class P>
-arg_check &pointer_array_entries(arg_check &chk, context &ctx, int argno, const char *name, P const *ptrs,
-                                 int batch, bool needed) {
-    if (!chk.ok() || !needed || ptrs == nullptr || ctx.backend != SMALLLA_BACKEND_HOST) return chk;
-    for (int b = 0; b < batch; ++b) {
-        if (ptrs[b] == nullptr) {
-            chk.custom(false, argno, std::string(name) + "[" + std::to_string(b) + "] = NULL", "not be NULL");
-            break;
-        }
-    }
-    return chk;
 }
 
 // The elements a strided batch of matrices touches: [first, last) in bytes, as integers so that unrelated

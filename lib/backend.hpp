@@ -3,58 +3,13 @@
 #pragma once
 
 #include "smallla.h"
-#include "../kernels/common/batch.hpp"
+#include "common/args.hpp"
 
 struct smallla_context;
 
 namespace smallla {
 
 using context = ::smallla_context;
-
-template <class T> struct getrf_args {
-    int n;
-    matrix_batch<T> A;
-    pivot_batch<int> ipiv;  // ipiv.base == nullptr: no pivoting
-    int *info;
-    int batch;
-};
-
-template <class T> struct getri_args {
-    int n;
-    matrix_batch<const T> A;
-    pivot_batch<const int> ipiv;  // nullptr: A was factored without pivoting
-    matrix_batch<T> C;
-    int *info;
-    int batch;
-};
-
-template <class T> struct matinv_args {
-    int n;
-    matrix_batch<const T> A;
-    matrix_batch<T> C;  // may alias A exactly (in place)
-    int *info;
-    int batch;
-};
-
-template <class T> struct getrs_args {
-    smallla_operation_t trans;
-    int n, nrhs;
-    matrix_batch<const T> A;
-    pivot_batch<const int> ipiv;
-    matrix_batch<T> B;
-    int batch;
-};
-
-template <class T> struct getrf_iter_args {
-    int n;
-    matrix_batch<const T> A;
-    matrix_batch<T> LU;  // may alias A exactly
-    pivot_batch<int> ipiv;
-    smallla_iter_options_t opts;  // already validated and defaulted (max_sweeps > 0)
-    int *sweeps;                  // may be nullptr
-    int *info;
-    int batch;
-};
 
 // Each backend provides these for T in float, double, complex<float>, complex<double>.
 #define SMALLLA_BACKEND_DECLS                                                                  \

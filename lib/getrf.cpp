@@ -13,7 +13,6 @@ smallla_status_t getrf_batched_impl(const char *fname, smallla_handle_t h, int n
     const bool work = n > 0 && batch > 0;
     arg_check chk(ctx, fname);
     chk.nonneg(2, "n", n).not_null(3, "A", A, work);
-    pointer_array_entries(chk, ctx, 3, "A", A, batch, work);
     chk.leading_dim(4, "lda", lda, "n", n).not_null(6, "info", info, work).nonneg(7, "batch", batch);
     if (!chk.ok()) return chk.status();
     if (smallla_status_t st = check_device_pointers(ctx, fname, {{3, "A", A}, {5, "ipiv", ipiv}, {6, "info", info}}))
@@ -21,7 +20,7 @@ smallla_status_t getrf_batched_impl(const char *fname, smallla_handle_t h, int n
     if (!work) return SMALLLA_SUCCESS;
 
     using T = internal_t<C>;
-    getrf_args<T> a{n, pointer_matrices(to_internal(A), lda), pivot_batch<int>{ipiv, n}, info, batch};
+    getrf_args<T> a{n, pointer_matrices(to_internal(A), lda, 3), pivot_batch<int>{ipiv, n}, info, batch};
     return run_backend(ctx, fname, [&] { return host::getrf<T>(ctx, a); }, [&] { return cuda::getrf<T>(ctx, a); });
 }
 

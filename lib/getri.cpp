@@ -14,9 +14,7 @@ smallla_status_t getri_batched_impl(const char *fname, smallla_handle_t h, int n
     const bool work = n > 0 && batch > 0;
     arg_check chk(ctx, fname);
     chk.nonneg(2, "n", n).not_null(3, "A", A, work);
-    pointer_array_entries(chk, ctx, 3, "A", A, batch, work);
     chk.leading_dim(4, "lda", lda, "n", n).not_null(6, "C", Cm, work);
-    pointer_array_entries(chk, ctx, 6, "C", Cm, batch, work);
     chk.leading_dim(7, "ldc", ldc, "n", n).not_null(8, "info", info, work).nonneg(9, "batch", batch);
     // C must not overlap A: the same pointer array, or (host) a matrix of C overlapping its A.
     if (chk.ok() && work) {
@@ -39,8 +37,8 @@ smallla_status_t getri_batched_impl(const char *fname, smallla_handle_t h, int n
     if (!work) return SMALLLA_SUCCESS;
 
     using T = internal_t<C>;
-    getri_args<T> a{n, pointer_matrices(to_internal(A), lda), pivot_batch<const int>{ipiv, n},
-                    pointer_matrices(to_internal(Cm), ldc), info, batch};
+    getri_args<T> a{n, pointer_matrices(to_internal(A), lda, 3), pivot_batch<const int>{ipiv, n},
+                    pointer_matrices(to_internal(Cm), ldc, 6), info, batch};
     return run_backend(ctx, fname, [&] { return host::getri<T>(ctx, a); }, [&] { return cuda::getri<T>(ctx, a); });
 }
 

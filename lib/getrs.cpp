@@ -20,9 +20,7 @@ smallla_status_t getrs_batched_impl(const char *fname, smallla_handle_t h, small
         .nonneg(3, "n", n)
         .nonneg(4, "nrhs", nrhs)
         .not_null(5, "A", A, work);
-    pointer_array_entries(chk, ctx, 5, "A", A, batch, work);
     chk.leading_dim(6, "lda", lda, "n", n).not_null(8, "B", B, work);
-    pointer_array_entries(chk, ctx, 8, "B", B, batch, work);
     chk.leading_dim(9, "ldb", ldb, "n", n).nonneg(10, "batch", batch);
     if (!chk.ok()) return chk.status();
     if (smallla_status_t st = check_device_pointers(ctx, fname, {{5, "A", A}, {7, "ipiv", ipiv}, {8, "B", B}}))
@@ -30,8 +28,8 @@ smallla_status_t getrs_batched_impl(const char *fname, smallla_handle_t h, small
     if (!work) return SMALLLA_SUCCESS;
 
     using T = internal_t<C>;
-    getrs_args<T> a{trans, n, nrhs, pointer_matrices(to_internal(A), lda), pivot_batch<const int>{ipiv, n},
-                    pointer_matrices(to_internal(B), ldb), batch};
+    getrs_args<T> a{trans, n, nrhs, pointer_matrices(to_internal(A), lda, 5), pivot_batch<const int>{ipiv, n},
+                    pointer_matrices(to_internal(B), ldb, 8), batch};
     return run_backend(ctx, fname, [&] { return host::getrs<T>(ctx, a); }, [&] { return cuda::getrs<T>(ctx, a); });
 }
 

@@ -14,9 +14,7 @@ smallla_status_t matinv_batched_impl(const char *fname, smallla_handle_t h, int 
     const bool work = n > 0 && batch > 0;
     arg_check chk(ctx, fname);
     chk.nonneg(2, "n", n).not_null(3, "A", A, work);
-    pointer_array_entries(chk, ctx, 3, "A", A, batch, work);
     chk.leading_dim(4, "lda", lda, "n", n).not_null(5, "C", Cm, work);
-    pointer_array_entries(chk, ctx, 5, "C", Cm, batch, work);
     chk.leading_dim(6, "ldc", ldc, "n", n).not_null(7, "info", info, work).nonneg(8, "batch", batch);
     // In place only as an exact alias: same matrix and same leading dimension.
     if (chk.ok() && work) {
@@ -43,7 +41,7 @@ smallla_status_t matinv_batched_impl(const char *fname, smallla_handle_t h, int 
     if (!work) return SMALLLA_SUCCESS;
 
     using T = internal_t<C>;
-    matinv_args<T> a{n, pointer_matrices(to_internal(A), lda), pointer_matrices(to_internal(Cm), ldc), info, batch};
+    matinv_args<T> a{n, pointer_matrices(to_internal(A), lda, 3), pointer_matrices(to_internal(Cm), ldc, 5), info, batch};
     return run_backend(ctx, fname, [&] { return host::matinv<T>(ctx, a); },
                        [&] { return cuda::matinv<T>(ctx, a); });
 }

@@ -21,6 +21,17 @@ struct pointer_batch {
     SMALLLA_HD T *operator[](long long b) const { return ptrs[b]; }
 };
 
+// Either form, decided at run time (one uniform test per matrix): what the host kernels take, so that each is
+// compiled once for both API forms.
+template <class T>
+struct either_batch {
+    T *base;
+    T *const *ptrs;
+    int ld;
+    long long stride;
+    SMALLLA_HD T *operator[](long long b) const { return ptrs ? ptrs[b] : base + b * stride; }
+};
+
 // The untyped-form description that the C layer hands to a backend: either ptrs (pointer array) or base +
 // stride. Backends turn it into one of the two accessors above with visit_batch().
 template <class T>
@@ -29,9 +40,20 @@ struct matrix_batch {
     T *const *ptrs = nullptr;
     int ld = 1;
     long long stride = 0;
+    int argno = 0;  // pointer arrays: the API argument number (a NULL entry's matrix reports info = -argno)
     bool is_pointer_array() const { return ptrs != nullptr; }
     strided_batch<T> strided() const { return {base, ld, stride}; }
     pointer_batch<T> pointers() const { return {ptrs, ld}; }
+    either_batch<T> either() const { return {base, ptrs, ld, stride}; }
+    // Matrices first, first + 1, ... as a batch of their own.
+    matrix_batch from(long long first) const {
+        matrix_batch m = *this;
+        if (ptrs) m.ptrs = ptrs + first;
+        else m.base = base + first * stride;
+        return m;
+    }
+    // Whether matrix b is there: false for a NULL entry of a pointer array (read from host memory).
+    bool present(long long b) const { return ptrs == nullptr || ptrs[b] != nullptr; }
 };
 
 // Calls f(accessor) with the accessor type matching the batch's form.
@@ -47,6 +69,7 @@ struct pivot_batch {
     I *base;
     long long stride;
     SMALLLA_HD I *operator[](long long b) const { return base ? base + b * stride : nullptr; }
+    pivot_batch from(long long first) const { return {base ? base + first * stride : nullptr, stride}; }
 };
 
 }  // namespace smallla

@@ -10,14 +10,12 @@
 #include <cuda_runtime.h>
 
 #include <limits>
-#include <string>
 
-#include "backend.hpp"
-#include "context.hpp"
-#include "host/getrf_iter_crout.hpp"
+#include "common/iter_crout.hpp"
+#include "getrf_iter.hpp"
 
 namespace smallla {
-namespace cuda {
+namespace cuda_kernels {
 namespace {
 
 using namespace iter_crout;
@@ -353,14 +351,29 @@ __global__ void __launch_bounds__(1024) getrf_iter_kernel(const iter_launch<T> L
 
 }  // namespace
 
-template <class T> smallla_status_t getrf_iter(context &ctx, const getrf_iter_args<T> &a) {
-    const char *fname = "smallla_getrf_iter (CUDA)";
-    if (a.A.is_pointer_array() || a.LU.is_pointer_array())
-        return fail(&ctx, SMALLLA_NOT_SUPPORTED, std::string(fname) + ": pointer arrays are not supported");
-    cudaStream_t stream = (cudaStream_t)ctx.stream;
-    const int n = a.n;
+template <class T> iter_layout getrf_iter_layout(int n, int batch, size_t optin_bytes) {
+    iter_layout l;
+    const long long entries = (long long)n * n;
+    l.team = entries <= 1024 ? (int)entries : 1024;
+    l.groups = l.team >= 256 ? 1 : 256 / l.team;
+    if (l.groups > batch) l.groups = batch;
+    size_t per_team = state_bytes<T>() + array_bytes<T>(n);
+    while (l.groups > 1 && per_team * l.groups > optin_bytes) --l.groups;
+    l.scratch_bytes = 0;
+    if (per_team > optin_bytes) {
+        // Large n: the arrays go to global memory (the caller allocates them in stream order).
+        l.groups = 1;
+        per_team = state_bytes<T>();
+        l.scratch_bytes = (size_t)batch * (sizeof(T) * (3 * (size_t)n * n + n) + sizeof(int) * 3 * (size_t)n);
+    }
+    l.smem_bytes = per_team * l.groups;
+    return l;
+}
+
+template <class T>
+cudaError_t launch_getrf_iter(const getrf_iter_args<T> &a, const iter_layout &l, void *scratch, cudaStream_t stream) {
     iter_launch<T> L;
-    L.n = n;
+    L.n = a.n;
     L.batch = a.batch;
     L.A = a.A.base;
     L.lda = a.A.ld;
@@ -373,48 +386,24 @@ template <class T> smallla_status_t getrf_iter(context &ctx, const getrf_iter_ar
     L.o = a.opts;
     L.sweeps = a.sweeps;
     L.info = a.info;
-    L.scratch = nullptr;
-    L.scratch_per_team = 3LL * n * n + n;
-
-    const long long entries = (long long)n * n;
-    L.team = entries <= 1024 ? (int)entries : 1024;
-    L.groups = L.team >= 256 ? 1 : 256 / L.team;
-    if (L.groups > a.batch) L.groups = a.batch;
-
-    int device = 0, optin = 48 * 1024;
-    cudaGetDevice(&device);
-    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    size_t per_team = state_bytes<T>() + array_bytes<T>(n);
-    while (L.groups > 1 && per_team * L.groups > (size_t)optin) --L.groups;
-    void *scratch = nullptr;
-    if (per_team > (size_t)optin) {
-        // Large n: the arrays go to global memory, allocated in stream order (no device-wide synchronization).
-        L.groups = 1;
-        per_team = state_bytes<T>();
-        const size_t bytes = (size_t)a.batch * (sizeof(T) * (size_t)L.scratch_per_team + sizeof(int) * 3 * (size_t)n);
-        if (cudaMallocAsync(&scratch, bytes, stream) != cudaSuccess) {
-            cudaGetLastError();
-            return fail(&ctx, SMALLLA_ALLOC_FAILED, std::string(fname) + ": cannot allocate " +
-                                                        std::to_string(bytes) + " bytes of device scratch");
-        }
-        L.scratch = static_cast<T *>(scratch);
-    }
-    const size_t smem = per_team * L.groups;
-    if (smem > 48 * 1024)
-        cudaFuncSetAttribute(getrf_iter_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    const long long blocks = (a.batch + L.groups - 1) / L.groups;
-    getrf_iter_kernel<T><<<(unsigned)blocks, L.team * L.groups, smem, stream>>>(L);
-    cudaError_t err = cudaGetLastError();
-    if (scratch != nullptr) cudaFreeAsync(scratch, stream);
-    if (err != cudaSuccess)
-        return fail(&ctx, SMALLLA_EXECUTION_FAILED, std::string(fname) + ": kernel launch failed: " + cudaGetErrorString(err));
-    return SMALLLA_SUCCESS;
+    L.scratch = static_cast<T *>(scratch);
+    L.scratch_per_team = 3LL * a.n * a.n + a.n;
+    L.team = l.team;
+    L.groups = l.groups;
+    if (l.smem_bytes > 48 * 1024)
+        cudaFuncSetAttribute(getrf_iter_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem_bytes);
+    const long long blocks = ((long long)a.batch + l.groups - 1) / l.groups;
+    getrf_iter_kernel<T><<<(unsigned)blocks, l.team * l.groups, l.smem_bytes, stream>>>(L);
+    return cudaGetLastError();
 }
 
-template smallla_status_t getrf_iter<float>(context &, const getrf_iter_args<float> &);
-template smallla_status_t getrf_iter<double>(context &, const getrf_iter_args<double> &);
-template smallla_status_t getrf_iter<complex<float>>(context &, const getrf_iter_args<complex<float>> &);
-template smallla_status_t getrf_iter<complex<double>>(context &, const getrf_iter_args<complex<double>> &);
+#define SMALLLA_GETRF_ITER_INSTANTIATE(T)                                                                          \
+    template iter_layout getrf_iter_layout<T>(int, int, size_t);                                                  \
+    template cudaError_t launch_getrf_iter<T>(const getrf_iter_args<T> &, const iter_layout &, void *, cudaStream_t);
+SMALLLA_GETRF_ITER_INSTANTIATE(float)
+SMALLLA_GETRF_ITER_INSTANTIATE(double)
+SMALLLA_GETRF_ITER_INSTANTIATE(complex<float>)
+SMALLLA_GETRF_ITER_INSTANTIATE(complex<double>)
 
-}  // namespace cuda
+}  // namespace cuda_kernels
 }  // namespace smallla

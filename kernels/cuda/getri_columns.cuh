@@ -1,8 +1,6 @@
-// getri by columns: the inverse from the factors with one thread per column of inv(A). The dispatch takes it
-// for complex types from n = 27 (faster than the lane-per-row getri of lu_registers.cuh, which for double
-// complex beyond 27 does not fit in registers at all) and for 32 < n <= columns_serve_max<T>(), where the
-// alternatives were the blocked getri and the one-block kernel, both about as fast as cuBLAS's getriBatched
-// (perf/NOTES.md, fifth round); matinv there finishes in place with it (lib/cuda/blocked.cuh).
+// getri by columns: the inverse from the factors with one thread per column of inv(A), for orders 21-64 (where the
+// routing table takes it: above the lane-per-row getri's reach in double complex, and ahead of the blocked getri
+// and the one-block kernel at moderate orders); matinv there finishes in place with it (lib/cuda/blocked.cuh).
 //
 // A block holds one matrix's factors in shared memory. Thread j computes column j of
 //   inv(A) = inv(U) inv(L) P^T   as   inv(U) (inv(L) e_s),   s = the column of P^T's j-th column,
@@ -106,12 +104,20 @@ getri_columns(int n, batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T>
 }
 
 // The instance for order a.n: the first N = 24, 28, ... with a.n <= N.
+template <class T> constexpr bool columns_routed(int N) {
+    for (int n = N - columns_step + 1; n <= N; ++n)
+        if (routed(routine::getri, scalar_traits<T>::letter, n, family::columns) ||
+            routed(routine::matinv, scalar_traits<T>::letter, n, family::columns))
+            return true;
+    return false;
+}
 template <class T, int N = columns_first_instance>
 void launch_getri_columns_at_least(const getri_args<T> &a, cudaStream_t stream) {
-    if constexpr (N <= columns_max_order<T>()) {
+    if constexpr (N <= columns_max_order(scalar_traits<T>::letter)) {
         if (a.n <= N) {
-            getri_columns<T, N><<<a.batch, columns_warps<N>() * 32, 0, stream>>>(
-                a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info);
+            if constexpr (columns_routed<T>(N))
+                getri_columns<T, N><<<a.batch, columns_warps<N>() * 32, 0, stream>>>(
+                    a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info);
         } else {
             launch_getri_columns_at_least<T, N + columns_step>(a, stream);
         }

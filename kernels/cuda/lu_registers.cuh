@@ -121,26 +121,6 @@ __device__ __forceinline__ void load_row(const Place &at, const S *m, long long 
     }
 }
 
-// Staging through shared memory: for a contiguous batch (strided, ld == n, stride == n*n) a block's matrices
-// are one contiguous chunk, copied in and out with 16-byte accesses that are fully coalesced, instead of
-// each lane loading its row element by element (which for small n leaves most of every 32-byte sector to
-// other instructions). Only for small orders, where the per-block tile stays small.
-template <int N> constexpr bool stage_capable() { return N <= 16; }
-template <class T, int N, int Warps> struct tile_shape {
-    static constexpr int mats = Warps * group_shape<N>::per_warp;
-    static constexpr int elems = stage_capable<N>() ? mats * N * N : 1;
-};
-template <class T, class S> __device__ __forceinline__ void tile_copy(T *dst, const S *src, long long elems) {
-    const long long bytes = elems * (long long)sizeof(T);
-    if ((((unsigned long long)dst | (unsigned long long)src) & 15) == 0 && (bytes & 15) == 0) {
-        int4 *d = reinterpret_cast<int4 *>(dst);
-        const int4 *s = reinterpret_cast<const int4 *>(src);
-        for (long long e = threadIdx.x; e < bytes / 16; e += blockDim.x) d[e] = s[e];
-    } else {
-        for (long long e = threadIdx.x; e < elems; e += blockDim.x) dst[e] = src[e];
-    }
-}
-
 // A group's pivot-row buffer holds N entries rounded up to whole 16-byte chunks, so that every buffer starts
 // 16-byte aligned at every order and the pivot row's stores and broadcast loads can be 16 bytes wide (packed
 // back to back, the odd orders' buffers were 4- or 8-byte aligned: scalar accesses, and those orders ran below
@@ -165,206 +145,72 @@ __device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Toget
 }
 
 // ---- getrf ---------------------------------------------------------------------------------------------------
-// One group's matrix: read from m (leading dimension ld), factored, written back to m.
-// The steps k in [S, S + W) of getrf_group's elimination with k a run-time value ("rolled"): the loop over
-// k is not unrolled, so the code is one body per segment of W steps instead of one per step (the fully
-// unrolled double complex n = 32 kernel is ~170 KB of SASS and stalls on instruction fetch, NOTES.md). Each
-// step touches the columns j >= S, all with compile-time indices: a[k] is selected and written back by
-// predicates, the columns S <= j < k are predicated off. Same arithmetic, same order as the unrolled steps.
-template <int S, int W, class T, int N, int Warps, bool Together, bool Whole>
-__device__ __forceinline__ void getrf_steps_rolled(const group_place<N, Warps, Together, Whole> &at, T (&a)[N],
-                                                   bool pivoting, int &pos, int &my_piv, int &inf,
-                                                   T (&bcast)[2][row_buffer_length<T, N>()]) {
-    if constexpr (S < N) {
-        constexpr int E = S + W < N ? S + W : N;
-#pragma unroll 1
-        for (int k = S; k < E; ++k) {
-            T akk = a[S];
-#pragma unroll
-            for (int j = S + 1; j < E; ++j)
-                if (j == k) akk = a[j];
-            bool is_piv = at.i == k;
-            int ppos = k;
-            if (pivoting) ppos = lazy_pivot_step(at, akk, k, pos, is_piv);
-            if (at.i == k) my_piv = ppos;
-            T *buf = bcast[k & 1];
-            if (is_piv) {
-#pragma unroll
-                for (int j = S; j < N; ++j)
-                    if (j >= k) buf[j] = a[j];
-            }
-            at.sync();
-            const lane_scaler<T> s(buf[k]);
-            if (s.zero && inf == 0) inf = k + 1;
-            if (pos > k) {
-                const T l = s.multiplier(akk);
-#pragma unroll
-                for (int j = S; j < N; ++j) {
-                    if (j == k) a[j] = l;
-                    else if (j > k) a[j] = minus_product(a[j], l, buf[j]);
-                }
-            }
-        }
-        getrf_steps_rolled<E, W>(at, a, pivoting, pos, my_piv, inf, bcast);
-    }
-}
-// Segments of 8 steps: the code shrinks ~6x at n = 32 while predicated-off columns waste ~1/4 of the updates.
-constexpr int rolled_segment = 8;
-
 // Pivot: whether the kernel can pivot at all. Without pivoting (getrf with a null pivot array) the pivot search
 // and the lazy swap are compiled out rather than skipped by a uniform branch: fewer registers and instructions
 // per step (perf/NOTES.md, fourth round). The rolled form keeps the run-time test.
 // The elimination of one group's matrix held a row per lane in a (LAPACK's getf2 steps, lazy swap): on return
 // the lane's row belongs at position pos of the factors, my_piv is the pivot position of step at.i (0-based),
 // inf the first zero pivot (1-based; 0 when none).
-template <class T, int N, int Warps, bool Rolled, bool Pivot, bool Together, bool Whole>
-__device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Together, Whole> &at, T (&a)[N],
-                                                bool pivoting, int &pos, int &my_piv, int &inf,
-                                                T (&bcast)[2][row_buffer_length<T, N>()]) {
+template <class T, int N, int Warps, bool Pivot, bool Together, bool Whole>
+__device__ __forceinline__ void getrf_eliminate(const group_place<N, Warps, Together, Whole> &at, T (&a)[N], int &pos,
+                                                int &my_piv, int &inf, T (&bcast)[2][row_buffer_length<T, N>()]) {
     pos = at.i;
     my_piv = at.i;
     inf = 0;
-    if constexpr (Rolled) {
-        getrf_steps_rolled<0, rolled_segment>(at, a, pivoting, pos, my_piv, inf, bcast);
-    } else {
 #pragma unroll
-        for (int k = 0; k < N; ++k) {
-            bool is_piv = at.i == k;
-            int ppos = k;
-            if (Pivot && pivoting) ppos = lazy_pivot_step(at, a[k], k, pos, is_piv);
-            if (at.i == k) my_piv = ppos;
-            T *buf = bcast[k & 1];
-            if (is_piv) {
+    for (int k = 0; k < N; ++k) {
+        bool is_piv = at.i == k;
+        int ppos = k;
+        if constexpr (Pivot) ppos = lazy_pivot_step(at, a[k], k, pos, is_piv);
+        if (at.i == k) my_piv = ppos;
+        T *buf = bcast[k & 1];
+        if (is_piv) {
 #pragma unroll
-                for (int j = k; j < N; ++j) buf[j] = a[j];
-            }
-            at.sync();
-            const lane_scaler<T> s(buf[k]);
-            if (s.zero && inf == 0) inf = k + 1;
-            if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
-                const T l = s.multiplier(a[k]);
-                a[k] = l;
+            for (int j = k; j < N; ++j) buf[j] = a[j];
+        }
+        at.sync();
+        const lane_scaler<T> s(buf[k]);
+        if (s.zero && inf == 0) inf = k + 1;
+        if (pos > k) {  // rows below the pivot in LAPACK's order: multiplier and rank-1 update
+            const T l = s.multiplier(a[k]);
+            a[k] = l;
 #pragma unroll
-                for (int j = k + 1; j < N; ++j) a[j] = minus_product(a[j], l, buf[j]);
-            }
+            for (int j = k + 1; j < N; ++j) a[j] = minus_product(a[j], l, buf[j]);
         }
     }
 }
 
 // One group's matrix read from m, eliminated (getrf_eliminate; Pivot as there) and written back with its pivots.
-template <class T, int N, int Warps, bool Rolled, bool Pivot>
+template <class T, int N, int Warps, bool Pivot>
 __device__ __forceinline__ void getrf_group(const group_place<N, Warps> &at, T *m, long long ld, int *piv, int *info,
                                             T (&bcast)[2][row_buffer_length<T, N>()]) {
     T a[N];
     load_row(at, m, ld, a);
-    // The unrolled forms are launched with Pivot exactly when there is a pivot array, so pivoting is a
-    // compile-time constant there (a run-time flag cost a branch region per step); the rolled form tests it.
-    const bool pivoting = Pivot && (!Rolled || piv != nullptr);
     int pos, my_piv, inf;
-    getrf_eliminate<T, N, Warps, Rolled, Pivot>(at, a, pivoting, pos, my_piv, inf, bcast);
+    getrf_eliminate<T, N, Warps, Pivot>(at, a, pos, my_piv, inf, bcast);
     if (!at.valid) return;
 #pragma unroll
     for (int j = 0; j < N; ++j) m[pos + j * ld] = a[j];
-    if (pivoting) piv[at.i] = my_piv + 1;
+    if constexpr (Pivot) piv[at.i] = my_piv + 1;
     if (at.i == 0) *info = inf;
 }
 
-// Resident blocks per multiprocessor that the launch bounds ask ptxas for (a register cap), where a few registers over
-// a threshold cost resident warps. On the H100 the register file is per sub-partition: a kernel keeps floor(512 /
-// ceil8(registers)) warps per sub-partition whatever its block size, so the thresholds are 64, 72, 80, 96, 128 and 168
-// registers, and a cap one threshold down pays where the kernel is latency-bound at few warps and spills little.
-// Each entry was measured on the H100 against the same kernel uncapped and kept only where it ran >= 1.02x (the
-// getrs entries >= 1.01x, in a run whose noise was 0.6%); most candidates lost (at seven or eight warps the spills
-// cost more than the warp gives). The scans, every entry tried and its speed-up: perf/NOTES.md, tenth, eleventh,
-// thirteenth, fourteenth, seventeenth, eighteenth (these two: double complex 17-32 after the inline reciprocal) and
-// nineteenth rounds (the two-rows-per-lane kernels). No entry is 0, which ptxas takes as no minimum (1 changed the
-// registers: double complex n = 12 94 -> 110). Not the rolled getrf: capped it spilled.
-enum class capped_kernel {
-    getrf_pivot,
-    getrf_no_pivot,
-    matinv_gauss_jordan,
-    matinv_gauss_jordan_rolled,
-    getrs,
-    multirow_getrf_pivot,
-    multirow_getrf_no_pivot,
-    multirow_matinv
-};
-struct register_cap {
-    char prec;  // scalar_traits<T>::letter
-    int n;
-    capped_kernel kernel;
-    int min_blocks;
-};
-constexpr capped_kernel getrf_p = capped_kernel::getrf_pivot, getrf_np = capped_kernel::getrf_no_pivot,
-                        matinv_gj = capped_kernel::matinv_gauss_jordan,
-                        matinv_gj_rolled = capped_kernel::matinv_gauss_jordan_rolled, getrs_k = capped_kernel::getrs,
-                        multi_np = capped_kernel::multirow_getrf_no_pivot;
-constexpr register_cap register_caps[] = {
-    {'s', 15, getrf_p, 10}, {'s', 18, getrf_p, 11}, {'s', 22, getrf_p, 10}, {'s', 25, getrf_p, 10},
-    {'s', 30, getrf_p, 9},
-    {'d', 13, getrf_p, 9}, {'d', 23, getrf_p, 7}, {'d', 24, getrf_p, 7}, {'d', 25, getrf_p, 7}, {'d', 27, getrf_p, 6},
-    {'d', 28, getrf_p, 6},
-    {'d', 25, getrf_np, 7}, {'d', 29, getrf_np, 6},
-    {'c', 19, getrf_p, 8}, {'c', 21, getrf_p, 8}, {'c', 23, getrf_p, 7}, {'c', 24, getrf_p, 7}, {'c', 28, getrf_p, 6},
-    {'z', 6, getrf_p, 14}, {'z', 8, getrf_p, 12}, {'z', 13, getrf_p, 5}, {'z', 14, getrf_p, 5}, {'z', 21, getrf_p, 4},
-    {'z', 22, getrf_p, 4}, {'z', 23, getrf_p, 4}, {'z', 24, getrf_p, 4}, {'z', 26, getrf_p, 3}, {'z', 27, getrf_p, 3},
-    {'z', 28, getrf_p, 3}, {'z', 29, getrf_p, 3}, {'z', 30, getrf_p, 3}, {'z', 31, getrf_p, 3}, {'z', 32, getrf_p, 3},
-    {'z', 11, getrf_np, 6}, {'z', 14, getrf_np, 5}, {'z', 15, getrf_np, 5}, {'z', 17, getrf_np, 5},
-    {'z', 18, getrf_np, 5}, {'z', 26, getrf_np, 4}, {'z', 27, getrf_np, 3}, {'z', 28, getrf_np, 3},
-    {'z', 29, getrf_np, 3}, {'z', 30, getrf_np, 3}, {'z', 31, getrf_np, 3}, {'z', 32, getrf_np, 3},
-    {'s', 18, matinv_gj, 8}, {'s', 19, matinv_gj, 8}, {'s', 22, matinv_gj, 8}, {'s', 27, matinv_gj, 7},
-    {'d', 11, matinv_gj, 8},
-    {'c', 9, matinv_gj, 8}, {'c', 10, matinv_gj, 7}, {'c', 25, matinv_gj, 5},
-    {'z', 7, matinv_gj, 12}, {'z', 11, matinv_gj, 4}, {'z', 12, matinv_gj, 5}, {'z', 17, matinv_gj, 4},
-    {'z', 18, matinv_gj, 4}, {'z', 20, matinv_gj, 4}, {'z', 25, matinv_gj, 3},
-    {'z', 26, matinv_gj, 3}, {'z', 27, matinv_gj, 3},
-    {'z', 30, matinv_gj_rolled, 3}, {'z', 31, matinv_gj_rolled, 3}, {'z', 32, matinv_gj_rolled, 3},
-    {'s', 24, getrs_k, 8}, {'s', 29, getrs_k, 7}, {'s', 31, getrs_k, 6},
-    {'d', 14, getrs_k, 8}, {'d', 15, getrs_k, 8}, {'d', 17, getrs_k, 8}, {'d', 18, getrs_k, 8}, {'d', 19, getrs_k, 8},
-    {'d', 20, getrs_k, 8}, {'d', 21, getrs_k, 7}, {'d', 22, getrs_k, 7}, {'d', 23, getrs_k, 7}, {'d', 24, getrs_k, 6},
-    {'d', 25, getrs_k, 6}, {'d', 26, getrs_k, 6}, {'d', 27, getrs_k, 6}, {'d', 28, getrs_k, 5}, {'d', 29, getrs_k, 5},
-    {'d', 30, getrs_k, 5}, {'d', 31, getrs_k, 5},
-    {'c', 15, getrs_k, 8}, {'c', 16, getrs_k, 8}, {'c', 17, getrs_k, 7}, {'c', 20, getrs_k, 6}, {'c', 25, getrs_k, 5},
-    {'z', 9, getrs_k, 7}, {'z', 10, getrs_k, 7}, {'z', 11, getrs_k, 6}, {'z', 12, getrs_k, 6}, {'z', 16, getrs_k, 5},
-    {'z', 22, getrs_k, 4}, {'z', 30, getrs_k, 3},
-    // The two-rows-per-lane kernels (n = 17-20, the nineteenth round, run 105): of ten caps spilling <= 32 bytes only
-    // single complex getrf_nopiv 19 paid (1.09x, 3 -> 4 warps); getrf s 17 0.89x, getrf_nopiv s 17-19 0.87-0.97x,
-    // matinv c 17 0.92x, the rest 0.97-1.01x.
-    {'c', 19, multi_np, 4}
-};
-template <class T, int N> constexpr int min_blocks_of(capped_kernel k) {
-    for (const register_cap &c : register_caps)
-        if (c.prec == scalar_traits<T>::letter && c.n == N && c.kernel == k) return c.min_blocks;
-    return 0;
-}
-template <class T, int N, bool Rolled, bool Pivot> constexpr int getrf_min_blocks() {
-    return Rolled ? 0 : min_blocks_of<T, N>(Pivot ? capped_kernel::getrf_pivot : capped_kernel::getrf_no_pivot);
+// The register cap of a kernel instance (routing table, SMALLLA_CAP): where a few registers over a threshold of
+// resident warps cost more than the spills of a cap (on the H100 a kernel keeps floor(512 / ceil8(registers))
+// warps per sub-partition, so the thresholds are 64, 72, 80, 96, 128 and 168 registers).
+template <class T, int N> constexpr int cap_of(routine r, family f) {
+    return min_blocks_of(r, f, scalar_traits<T>::letter, N);
 }
 
-template <class T, int N, int Warps, bool Rolled, bool Pivot>
-__global__ void __launch_bounds__(Warps * 32, getrf_min_blocks<T, N, Rolled, Pivot>())
-getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool staged) {
+template <class T, int N, int Warps, bool Pivot>
+__global__ void __launch_bounds__(Warps * 32, cap_of<T, N>(Pivot ? routine::getrf : routine::getrf_nopiv, family::lane))
+getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
     constexpr int G = group_shape<N>::per_warp;
-    using tile_t = tile_shape<T, N, Warps>;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
-    __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps> at(batch);
-    const bool use_tile = stage_capable<N>() && staged;
-    const long long first = (long long)blockIdx.x * tile_t::mats;
-    const long long count = min((long long)tile_t::mats, batch - first) * N * N;
-    if (use_tile) {
-        tile_copy(tile, A.base + first * N * N, count);
-        __syncthreads();
-    }
-    if (at.runs) {
-        T *m = !at.valid ? nullptr : use_tile ? tile + (at.warp * G + at.g) * N * N : A[at.b];
-        getrf_group<T, N, Warps, Rolled, Pivot>(at, m, use_tile ? N : A.ld, P.base ? P[at.b] : nullptr, info + at.b,
-                                         bcast[at.warp][at.slot]);
-    }
-    if (use_tile) {
-        __syncthreads();
-        tile_copy(A.base + first * N * N, tile, count);
-    }
+    if (at.runs)
+        getrf_group<T, N, Warps, Pivot>(at, at.valid ? A[at.b] : nullptr, A.ld, Pivot ? P[at.b] : nullptr,
+                                        info + at.b, bcast[at.warp][at.slot]);
 }
 
 // ---- matinv: Gauss-Jordan in registers -----------------------------------------------------------------------
@@ -522,31 +368,14 @@ template <int N> constexpr bool matinv_whole_warp() {
     return group_shape<N>::together && group_shape<N>::per_warp * N == 32;
 }
 template <class T, int N, int Warps, bool Rolled>
-__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(Rolled ? capped_kernel::matinv_gauss_jordan_rolled
-                                                                          : capped_kernel::matinv_gauss_jordan))
-matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool staged) {
+__global__ void __launch_bounds__(Warps * 32, cap_of<T, N>(routine::matinv, Rolled ? family::lane_rolled : family::lane))
+matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch) {
     constexpr int G = group_shape<N>::per_warp;
-    using tile_t = tile_shape<T, N, Warps>;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
-    __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps, group_shape<N>::together, matinv_whole_warp<N>()> at(batch);
-    const bool use_tile = stage_capable<N>() && staged;  // A and C both contiguous; C may be A
-    const long long first = (long long)blockIdx.x * tile_t::mats;
-    const long long count = min((long long)tile_t::mats, batch - first) * N * N;
-    if (use_tile) {
-        tile_copy(tile, A.base + first * N * N, count);
-        __syncthreads();
-    }
-    if (at.runs) {
-        T *t = at.valid ? tile + (at.warp * G + at.g) * N * N : nullptr;
-        matinv_group<T, N, Warps, Rolled>(at, use_tile ? t : at.valid ? A[at.b] : nullptr, use_tile ? N : A.ld,
-                                          use_tile ? t : at.valid ? C[at.b] : nullptr, use_tile ? N : C.ld,
+    if (at.runs)
+        matinv_group<T, N, Warps, Rolled>(at, at.valid ? A[at.b] : nullptr, A.ld, at.valid ? C[at.b] : nullptr, C.ld,
                                           info + at.b, bcast[at.warp][at.slot]);
-    }
-    if (use_tile) {
-        __syncthreads();
-        tile_copy(C.base + first * N * N, tile, count);
-    }
 }
 
 // ---- several rows per lane: getrf and matinv at n = 17-20 and float 11-12 ------------------------------------
@@ -563,9 +392,6 @@ template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane - 1)
 // At n = 9-16 (twentieth round, runs 107-108) a warp holds 4-6 matrices against the one-row kernels' 2-3, but their
 // registers (s 12: getrf 64 against 40, matinv 72 against 53; d, c 12: 98-122) cost resident warps, and they ran
 // 0.65-0.96x there but at single precision n = 11-12 (getrf 1.04-1.10x, matinv 1.02-1.47x): they exist only there.
-template <class T, int N> constexpr bool multirow_exists() {
-    return (N >= 17 && N <= 20 && sizeof(T) <= 8) || (std::is_same_v<T, float> && (N == 11 || N == 12));
-}
 
 // Lane i's rows: row[r] = i + r L (-1: no row, for the spare lanes and past n), read from m (leading dimension
 // ld), zeros in a group slot without a matrix.
@@ -605,8 +431,7 @@ template <int N, int Warps> __device__ __forceinline__ bool multirow_warp_has_wo
 
 // getrf (getrf_group's steps, Pivot as there) with R rows per lane.
 template <class T, int N, int Warps, bool Pivot>
-__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(Pivot ? capped_kernel::multirow_getrf_pivot
-                                                                       : capped_kernel::multirow_getrf_no_pivot))
+__global__ void __launch_bounds__(Warps * 32, cap_of<T, N>(Pivot ? routine::getrf : routine::getrf_nopiv, family::two_rows))
 getrf_multirow_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
     constexpr int R = rows_per_lane, L = multirow_lanes<N>();
     constexpr int G = group_shape<L>::per_warp;
@@ -672,7 +497,7 @@ getrf_multirow_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch
 
 // matinv (matinv_group's deferred Gauss-Jordan sweep) with R rows per lane.
 template <class T, int N, int Warps>
-__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(capped_kernel::multirow_matinv))
+__global__ void __launch_bounds__(Warps * 32, cap_of<T, N>(routine::matinv, family::two_rows))
 matinv_multirow_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch) {
     constexpr int R = rows_per_lane, L = multirow_lanes<N>();
     constexpr int G = group_shape<L>::per_warp;
@@ -914,26 +739,18 @@ __device__ __forceinline__ void getrs_rows(const Place &at, bool notrans, bool p
 }
 
 template <class T, int N, int Warps>
-__global__ void __launch_bounds__(Warps * 32, min_blocks_of<T, N>(capped_kernel::getrs))
+__global__ void __launch_bounds__(Warps * 32, cap_of<T, N>(routine::getrs, family::lane))
 getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A, pivots_ref<const int> P,
-                      batch_ref<T> B, int batch, bool staged) {
+                      batch_ref<T> B, int batch) {
     constexpr int G = group_shape<N>::per_warp;
-    using tile_t = tile_shape<T, N, Warps>;
     __shared__ T xbuf[Warps][G][N];
     __shared__ int pbuf[Warps][G][N];
-    __shared__ __align__(16) T tile[tile_t::elems];
     const group_place<N, Warps, group_shape<N>::together, false> at(batch);  // lanes without a matrix leave
-    const bool use_tile = stage_capable<N>() && staged;  // the factors only: read once, never written
-    if (use_tile) {
-        const long long first = (long long)blockIdx.x * tile_t::mats;
-        tile_copy(tile, A.base + first * N * N, min((long long)tile_t::mats, batch - first) * N * N);
-        __syncthreads();
-    }
-    if (!at.runs) return;  // no barrier follows
+    if (!at.runs) return;
     const int t = at.i;
     const bool notrans = trans == SMALLLA_OP_N, conjugate = trans == SMALLLA_OP_C;
-    const T *m = !at.valid ? nullptr : use_tile ? tile + (at.warp * G + at.g) * N * N : A[at.b];
-    const long long lda = use_tile ? N : A.ld;
+    const T *m = at.valid ? A[at.b] : nullptr;
+    const long long lda = A.ld;
     T a[N];
     if (!at.valid) {  // a slot without a matrix (group_place::runs): zeros, nothing stored
 #pragma unroll
@@ -959,19 +776,6 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
 // right-hand side into shared memory by asynchronous copies (cp.async) while it solves the current one. A lane
 // reads back only what it copied itself, so the buffer needs no warp synchronization.
 template <int N> constexpr bool prefetch_capable() { return group_shape<N>::per_warp == 1; }
-// Where it serves by default: measured on the H100 against getrs_small_registers (run 62, getrf + getrs timed
-// together, ABBA; kept where >= 1.02x): s 25-32 1.03-1.05x, d 20-32 1.03-1.08x, c 23-31 1.02-1.04x, z 17-32
-// 1.02-1.09x. Below those orders (and c 32) it ran 0.96-1.01x: its registers (uncapped, below) cost more warps
-// there than the copies ahead gave back. Re-measured in the twentieth round (run 114): those held (off: 0.89-0.98x),
-// and c 21-22 joined (1.02x in both halves).
-template <class T, int N> constexpr bool getrs_prefetch_by_default() {
-    switch (scalar_traits<T>::letter) {
-    case 's': return N >= 25;
-    case 'd': return N >= 20;
-    case 'c': return N >= 21 && N <= 31;
-    default: return prefetch_capable<N>();
-    }
-}
 // Per warp: N x N factors and N right-hand-side entries (T), then N pivots (int), for every warp of the block.
 template <class T, int N, int Warps> constexpr size_t getrs_prefetch_bytes() {
     return (size_t)Warps * ((N * N + N) * sizeof(T) + N * sizeof(int));
@@ -1047,84 +851,24 @@ getrs_small_registers_prefetch(smallla_operation_t trans, int nrhs, batch_ref<co
 // Warps per block: enough matrices per block to keep blocks few, small enough for many resident blocks.
 template <int N> constexpr int warps_per_block() { return N <= 8 ? 2 : 4; }
 
-template <int N> inline unsigned blocks_for(int batch, int warps) {
-    const long long per_block = (long long)warps * group_shape<N>::per_warp;
-    return (unsigned)((batch + per_block - 1) / per_block);
+// Blocks for a batch at `per_block` matrices per block, in 64 bits (no overflow at a batch near INT_MAX).
+inline unsigned blocks_for_matrices(int batch, long long per_block) {
+    return (unsigned)(((long long)batch + per_block - 1) / per_block);
 }
+template <int N> inline unsigned blocks_for(int batch, int warps) {
+    return blocks_for_matrices(batch, (long long)warps * group_shape<N>::per_warp);
+}
+template <int Warps> inline unsigned thread_blocks_for(int batch) { return blocks_for_matrices(batch, Warps * 32); }
 
-// Staging needs a contiguous batch: strided, ld == n and stride == n*n (the stride is irrelevant for one
-// matrix). Off unless SMALLLA_CUDA_STAGING=1 (measured slower; kept as a knob for the benchmarks).
+// A contiguous batch (strided, ld == n, stride == n*n; the stride is irrelevant for one matrix): the thread
+// kernels move it through their warp tile with coalesced accesses.
 template <class T> inline bool contiguous(const matrix_batch<T> &m, int n, int batch) {
     return !m.is_pointer_array() && m.ld == n && (batch <= 1 || m.stride == (long long)n * n);
 }
-// Whether the thread-per-matrix kernel of a route serves order N: where it exists, up to the route's crossover
-// (thread_preferred_max_order), or up to SMALLLA_CUDA_THREAD_MAX_N when that is set.
-template <class T, int N, thread_route Route> inline bool thread_per_matrix_serves() {
-    constexpr bool exists = Route == thread_route::getri ? thread_getri_exists<T, N>() : thread_kernel_exists<T, N>();
-    if constexpr (exists) {
-        const int forced = thread_per_matrix_max_n();
-        return N <= (forced >= 0 ? forced : thread_preferred_max_order<T, Route>());
-    } else {
-        return false;
-    }
-}
-template <int Warps> inline unsigned thread_blocks_for(int batch) {
-    return (unsigned)((batch + Warps * 32 - 1) / (Warps * 32));
-}
 
-// Whether the lane-per-row getrf and matinv run their elimination rolled (getrf_steps_rolled). Measured on
-// the H100 (perf/NOTES.md): rolled loses almost everywhere (0.4-0.8x); it won where the unrolled code outgrew
-// the instruction cache (double complex getrf from n = 30, complex matinv from 24-27), until the pivot
-// scaler lost its branch (fewer instructions per step) and matinv its pivot-row path: since then (d69e851)
-// the unrolled code is faster there too (z getrf n = 30-32 1.3-1.7x, c matinv 27-32 1.06-1.6x, z matinv
-// 24-28 1.0-1.6x, 32 1.08x), except z matinv n = 29-31 (rolled 1.02-1.2x), until matinv stopped tracking the
-// column order per step (twelfth round, run 41's build: unrolled z 29-30 1.49-1.50x, 31 1.04x). Since the
-// thirteenth round matinv's rolled sweep takes 8 steps per pass and serves by default at z 29-32
-// (matinv_rolled_by_default); elsewhere the rolled forms serve only when SMALLLA_CUDA_ROLLED=1 forces them (0/1
-// forces them off/on for every n > rolled_segment; a knob for the benchmarks).
-template <int N> inline bool rolled_elimination(bool by_default = false) {
-    if (N <= rolled_segment) return false;
-    const int forced = rolled_override();
-    return forced >= 0 ? forced == 1 : by_default;
-}
-// matinv double complex n = 29-32: the unrolled code (137-150 KB) holds 170-210 registers, two warps per
-// sub-partition, and from n = 31 stalls on instruction fetch (ncu, run 46: "no_instruction" the first stall at
-// n = 32); the rolled sweep, 8 steps per pass (~57 KB), ran 1.33x and 1.67x at 31 and 32 (run 47), and at 29 in
-// 168 registers (three warps) 1.18x, so there it serves; and at 28 since the pivot's reciprocal is inline (the
-// unrolled sweep went from 168 to 186 registers, capped it spilled: rolled 1.57x, run 81). Re-measured in the
-// twentieth round (run 114, SMALLLA_CUDA_ROLLED=0/1 against the defaults, ABBA; kept where >= 1.02x in both halves):
-// z 28 unrolled again (1.07-1.09x; z 29-32 unrolled 0.46-0.64x), and rolled also at c 20, 25, 27, 28, 31, 32
-// (1.03-1.10x), z 19, 24 (1.03-1.04x) and s 29 (1.03x); the other orders ran 0.90-1.02x rolled.
-template <class T, int N> constexpr bool matinv_rolled_by_default() {
-    switch (scalar_traits<T>::letter) {
-    case 'z': return N >= 29 || N == 19 || N == 24;
-    case 'c': return N == 20 || N == 25 || N == 27 || N == 28 || N == 31 || N == 32;
-    case 's': return N == 29;
-    default: return false;
-    }
-}
-// Where the several-rows-per-lane kernels (getrf_multirow_registers, matinv_multirow_registers) serve by default;
-// SMALLLA_CUDA_MULTIROW=1/0 forces them on/off wherever they exist (a knob for the benchmarks). Measured on the H100
-// against the one-row kernels (runs 101 and 102, ABBA; kept where >= 1.02x in both): getrf s 17-19 1.05-1.12x (20:
-// 1.05x, then 1.00x), getrf_nopiv s 1.11-1.18x, d 17-19 1.03-1.10x (20: 1.04x, then 1.01x), c 1.05-1.20x, matinv s
-// 1.11-1.20x, d 1.04-1.12x, c 17-18 1.12-1.16x. With pivoting at d and c (getrf 0.85-1.00x, matinv c 19-20
-// 0.95-0.99x) the three slots' reductions cost more than the lanes give back: d's search takes three chained
-// reductions a step, each issued once per slot. At float n = 11-12 (runs 107-108): getrf 1.04-1.10x (getrf + getrs
-// 1.02-1.07x), matinv 1.02-1.03x over the lane kernel and 1.47x over the thread kernel at 11; getrf_nopiv 0.78x.
-enum class multirow_route { getrf, getrf_nopiv, matinv };
-template <class T, int N, multirow_route Route> constexpr bool multirow_by_default() {
-    constexpr char p = scalar_traits<T>::letter;
-    if (N <= 16) return Route != multirow_route::getrf_nopiv;  // float 11-12 (multirow_exists); nopiv 0.78x
-    switch (Route) {
-    case multirow_route::getrf: return p == 's' && N <= 19;
-    case multirow_route::getrf_nopiv: return p != 'd' || N <= 19;
-    default: return p == 's' || p == 'd' || N <= 18;
-    }
-}
-template <class T, int N, multirow_route Route> inline bool multirow_serves() {
-    if constexpr (multirow_exists<T, N>())
-        return multirow_override() >= 0 ? multirow_override() == 1 : multirow_by_default<T, N, Route>();
-    else return false;
+// Whether the instance of family f for routine r at (T, N) is compiled: where a routing table takes it.
+template <class T, int N> constexpr bool compiled(routine r, family f) {
+    return family_exists(r, f, scalar_traits<T>::letter, N) && routed(r, scalar_traits<T>::letter, N, f);
 }
 
 // smem bytes of dynamic shared memory allowed for kernel on the current device: per launch, since the attribute
@@ -1150,15 +894,14 @@ inline unsigned persistent_grid(int per_sm, unsigned wanted) {
         cudaGetLastError();
         sms = 1;
     }
-    long long resident = (long long)per_sm * (sms > 0 ? sms : 1);
-    if (prefetch_max_blocks() > 0 && prefetch_max_blocks() < resident) resident = prefetch_max_blocks();
+    const long long resident = (long long)per_sm * (sms > 0 ? sms : 1);
     return (unsigned)(wanted < resident ? wanted : resident);
 }
 
-template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cudaStream_t stream) {
-    if constexpr (thread_kernel_exists<T, N>()) {
-        if (a.ipiv.base != nullptr ? thread_per_matrix_serves<T, N, thread_route::getrf>()
-                                   : thread_per_matrix_serves<T, N, thread_route::getrf_nopiv>()) {
+template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, family f, cudaStream_t stream) {
+    const bool pivoting = a.ipiv.base != nullptr;
+    if constexpr (compiled<T, N>(routine::getrf, family::thread) || compiled<T, N>(routine::getrf_nopiv, family::thread)) {
+        if (f == family::thread) {
             constexpr int W = thread_warps_per_block<T, N>();
             getrf_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, contiguous(a.A, N, a.batch));
@@ -1166,39 +909,42 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, cu
         }
     }
     constexpr int W = warps_per_block<N>();
-    if constexpr (multirow_exists<T, N>()) {
-        const bool pivoting = a.ipiv.base != nullptr;
-        if (multirow_serves<T, N, multirow_route::getrf>() && pivoting) {
-            getrf_multirow_registers<T, N, W, true>
-                <<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
-                make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
-            return;
+    if (f == family::two_rows) {
+        if constexpr (compiled<T, N>(routine::getrf, family::two_rows)) {
+            if (pivoting) {
+                getrf_multirow_registers<T, N, W, true>
+                    <<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+                        make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+                return;
+            }
         }
-        if (multirow_serves<T, N, multirow_route::getrf_nopiv>() && !pivoting) {
-            getrf_multirow_registers<T, N, W, false>
-                <<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+        if constexpr (compiled<T, N>(routine::getrf_nopiv, family::two_rows)) {
+            if (!pivoting) {
+                getrf_multirow_registers<T, N, W, false>
+                    <<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
+                        make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+                return;
+            }
+        }
+    }
+    if constexpr (compiled<T, N>(routine::getrf, family::lane)) {
+        if (pivoting) {
+            getrf_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
             return;
         }
     }
-    const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
-    if constexpr (N > rolled_segment) {
-        if (rolled_elimination<N>()) {
-            getrf_small_registers<T, N, W, true, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
-                make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
+    if constexpr (compiled<T, N>(routine::getrf_nopiv, family::lane)) {
+        if (!pivoting) {
+            getrf_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+                make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
             return;
         }
     }
-    if (a.ipiv.base != nullptr)
-        getrf_small_registers<T, N, W, false, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
-            make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
-    else
-        getrf_small_registers<T, N, W, false, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
-            make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, staged);
 }
-template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, cudaStream_t stream) {
-    if constexpr (thread_kernel_exists<T, N>()) {
-        if (thread_per_matrix_serves<T, N, thread_route::matinv>()) {
+template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, family f, cudaStream_t stream) {
+    if constexpr (compiled<T, N>(routine::matinv, family::thread)) {
+        if (f == family::thread) {
             constexpr int W = thread_warps_per_block<T, N>();
             matinv_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, contiguous(a.A, N, a.batch),
@@ -1207,27 +953,28 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
         }
     }
     constexpr int W = warps_per_block<N>();
-    if constexpr (multirow_exists<T, N>()) {
-        if (multirow_serves<T, N, multirow_route::matinv>()) {
+    if constexpr (compiled<T, N>(routine::matinv, family::two_rows)) {
+        if (f == family::two_rows) {
             matinv_multirow_registers<T, N, W><<<blocks_for<multirow_lanes<N>()>(a.batch, W), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch);
             return;
         }
     }
-    const bool staged = staging_allowed() && contiguous(a.A, N, a.batch) && contiguous(a.C, N, a.batch);
-    if constexpr (N > rolled_segment) {
-        if (rolled_elimination<N>(matinv_rolled_by_default<T, N>())) {
+    if constexpr (compiled<T, N>(routine::matinv, family::lane_rolled)) {
+        if (f == family::lane_rolled) {
             matinv_small_registers<T, N, W, true><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
-                make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
+                make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch);
             return;
         }
     }
-    matinv_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
-        make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, staged);
+    if constexpr (compiled<T, N>(routine::matinv, family::lane)) {
+        matinv_small_registers<T, N, W, false><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+            make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch);
+    }
 }
-template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cudaStream_t stream) {
-    if constexpr (thread_getri_exists<T, N>()) {
-        if (thread_per_matrix_serves<T, N, thread_route::getri>()) {
+template <class T, int N> void launch_getri_registers(const getri_args<T> &a, family f, cudaStream_t stream) {
+    if constexpr (compiled<T, N>(routine::getri, family::thread)) {
+        if (f == family::thread) {
             constexpr int W = thread_warps_per_block<T, N>();
             getri_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch,
@@ -1235,15 +982,15 @@ template <class T, int N> void launch_getri_registers(const getri_args<T> &a, cu
             return;
         }
     }
-    if constexpr (getri_in_registers<T, N>()) {  // else never called: the dispatch takes the one-block kernel
+    if constexpr (compiled<T, N>(routine::getri, family::lane)) {
         constexpr int W = warps_per_block<N>();
         getri_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
             make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch);
     }
 }
-template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cudaStream_t stream) {
-    if constexpr (thread_kernel_exists<T, N>()) {
-        if (thread_per_matrix_serves<T, N, thread_route::getrs>()) {
+template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, family f, cudaStream_t stream) {
+    if constexpr (compiled<T, N>(routine::getrs, family::thread)) {
+        if (f == family::thread) {
             constexpr int W = thread_warps_per_block<T, N>();
             const bool b_contiguous = !a.B.is_pointer_array() && a.B.ld == N &&
                                       (a.batch <= 1 || a.B.stride == (long long)N * a.nrhs);
@@ -1254,8 +1001,8 @@ template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cu
         }
     }
     constexpr int W = warps_per_block<N>();
-    if constexpr (prefetch_capable<N>()) {
-        if (prefetch_override() >= 0 ? prefetch_override() == 1 : getrs_prefetch_by_default<T, N>()) {
+    if constexpr (compiled<T, N>(routine::getrs, family::prefetch)) {
+        if (f == family::prefetch) {
             constexpr size_t smem = getrs_prefetch_bytes<T, N, W>();
             allow_dynamic_shared(getrs_small_registers_prefetch<T, N, W>, smem);
             static const int per_sm = resident_blocks_per_sm(getrs_small_registers_prefetch<T, N, W>, W * 32, smem);
@@ -1265,17 +1012,18 @@ template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, cu
             return;
         }
     }
-    const bool staged = staging_allowed() && contiguous(a.A, N, a.batch);
-    getrs_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
-        a.trans, a.nrhs, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.B), a.batch, staged);
+    if constexpr (compiled<T, N>(routine::getrs, family::lane)) {
+        getrs_small_registers<T, N, W><<<blocks_for<N>(a.batch, W), W * 32, 0, stream>>>(
+            a.trans, a.nrhs, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.B), a.batch);
+    }
 }
 
 // Explicit instantiation of the four launchers for one (T, N): the table in lu_registers_*.cu uses it.
 #define SMALLLA_REGISTER_KERNELS(T, N)                                                             \
-    template void launch_getrf_registers<T, N>(const getrf_args<T> &, cudaStream_t);               \
-    template void launch_matinv_registers<T, N>(const matinv_args<T> &, cudaStream_t);             \
-    template void launch_getri_registers<T, N>(const getri_args<T> &, cudaStream_t);               \
-    template void launch_getrs_registers<T, N>(const getrs_args<T> &, cudaStream_t);
+    template void launch_getrf_registers<T, N>(const getrf_args<T> &, family, cudaStream_t);       \
+    template void launch_matinv_registers<T, N>(const matinv_args<T> &, family, cudaStream_t);     \
+    template void launch_getri_registers<T, N>(const getri_args<T> &, family, cudaStream_t);       \
+    template void launch_getrs_registers<T, N>(const getrs_args<T> &, family, cudaStream_t);
 
 }  // namespace cuda_kernels
 }  // namespace smallla

@@ -18,45 +18,6 @@
 namespace smallla {
 namespace cuda_kernels {
 
-// Which (T, N) have a thread-per-matrix kernel at all: those whose getrf, matinv and getrs kernels fit in 255
-// registers without spilling (nvcc 13.0, sm_90, -Xptxas -v: s n = 15, d n = 10, c n = 9 and z n = 6 spill, the
-// matinv kernel first). Which of them run it: thread_preferred_max_order below.
-template <class T> constexpr int thread_max_order() {
-    return scalar_traits<T>::is_complex ? (sizeof(T) == 16 ? 5 : 8) : (sizeof(T) == 8 ? 9 : 14);
-}
-template <class T, int N> constexpr bool thread_kernel_exists() { return N <= thread_max_order<T>(); }
-// getri's thread kernel serves fewer orders: against the lane-per-row getri on the same data (H100, fourth
-// round in perf/NOTES.md) it is 1.03-4.5x faster up to s n = 8, d 2, c 5, z 4, and 0.67-1.03x beyond (its
-// registers fit up to s n = 13, d 9, c 8, z 5).
-template <class T> constexpr int thread_getri_max_order() {
-    return scalar_traits<T>::is_complex ? (sizeof(T) == 16 ? 4 : 5) : (sizeof(T) == 8 ? 2 : 8);
-}
-template <class T, int N> constexpr bool thread_getri_exists() { return N <= thread_getri_max_order<T>(); }
-
-// Up to which order each routine takes its thread kernel rather than the lane-per-row one (lu_registers.cuh),
-// measured on the H100 with both kernels of one library in one call (1 GiB, ABBA; SMALLLA_CUDA_THREAD_MAX_N=0
-// against the defaults). Ninth round (perf/NOTES.md): the lane-per-row kernels were faster at getrf s 13-14, d 9,
-// c 7-8, getrf without pivoting s 10-14, c 5-7, z 5; matinv nowhere by more than 3%. Twelfth round (run 38, after
-// the lane-per-row kernels gained 10-25% at s 9-14 and c 6-8): also at getrf s 10-12 (1.02x, 1.18x, 1.16x;
-// getrf + getrs 1.01-1.27x), c 6 (1.03x; getrf + getrs 1.06x), getrf without pivoting d 9 (1.02x) and matinv s 14
-// (1.05x); run 40 confirmed each against the previous table (1.02-1.26x) but matinv c 8 (1.02x in run 38, 0.99x in
-// run 40), which stays with the thread kernel. getrs follows getrf (their benchmark runs both); getri keeps
-// thread_getri_max_order's. Seventeenth round (run 83, after the complex reciprocal went inline): getrf without
-// pivoting z 5 1.04x on the thread kernel. Twentieth round (run 108, ABBA, n = 6-14): matinv s 11 ran 1.22x on
-// the lane-per-row kernel (the thread kernel there: 0.41 of copy) and 1.47x with two rows per lane (s 11-12 take
-// those, lu_registers.cuh), s 13 1.03x on the lane kernel, c 8 1.10-1.13x; so matinv keeps its thread kernel to s 10
-// and c 7.
-// SMALLLA_CUDA_THREAD_MAX_N overrides the table (thread_per_matrix_max_n()).
-enum class thread_route { getrf, getrf_nopiv, getrs, matinv, getri };
-template <class T, thread_route Route> constexpr int thread_preferred_max_order() {
-    constexpr bool cplx = scalar_traits<T>::is_complex, wide = sizeof(real_t<T>) == 8;
-    if constexpr (Route == thread_route::matinv)
-        return std::is_same_v<T, float> ? 10 : (cplx && !wide ? 7 : thread_max_order<T>());
-    else if constexpr (Route == thread_route::getri) return thread_getri_max_order<T>();
-    else if constexpr (Route == thread_route::getrf_nopiv) return cplx ? (wide ? 5 : 4) : (wide ? 8 : 9);
-    else return cplx ? 5 : (wide ? 8 : 9);
-}
-
 // 32 matrices of a warp in shared memory: entry e (column-major, e = i + j N) of the warp's matrix m at
 // at[e][m]. Rows of 33 so that a lane reading "its" entry e and 32 lanes writing consecutive entries of the
 // global layout both fall in distinct banks.

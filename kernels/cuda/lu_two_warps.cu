@@ -1,8 +1,6 @@
 // getrf for 32 < n <= 64: the register kernels' design (lu_registers.cuh: one row per thread in registers, LAPACK's
 // getf2 steps, the lazy swap, the pivot row broadcast through shared memory) with a matrix spread over a block of
-// two warps. Measured against the blocked path that served these orders before (perf/NOTES.md, sixteenth and
-// seventeenth rounds): s and d 2.1-3.4x at n = 33-56, 1.3x at double n = 64; single complex 1.1-2.8x; double
-// complex only to 36 (two_warp_max_n: its rows take too many registers beyond).
+// two warps, which beats the blocked path's panel where its rows fit in registers (double complex only to 36).
 //
 // A step: each warp searches its own rows by LAPACK's rule (select_pivot's keys, key_of: the first maximum in LAPACK's
 // current order, NaN only at position k), and the warp's winner stores its row beside the warp's (key,
@@ -26,11 +24,12 @@ namespace {
 
 // One matrix per block of 64 threads; thread i holds row i (i < N). Pivot: whether it pivots (a compile-time
 // choice, as the register kernels make it: without pivoting the search and the swap are compiled out). Scale: the
-// pivot scaler's form; MinBlocks: the blocks per multiprocessor asked of ptxas (0: none), both chosen per order below.
-template <class T, int N, bool Pivot, tiny_scale Scale, int MinBlocks>
-__global__ void __launch_bounds__(64, MinBlocks)
+// pivot scaler's form (chosen per order below); the register cap is the routing table's.
+template <class T, int N, bool Pivot, tiny_scale Scale>
+__global__ void __launch_bounds__(64, min_blocks_of(Pivot ? routine::getrf : routine::getrf_nopiv, family::two_warps,
+                                                    scalar_traits<T>::letter, N))
     getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
-    static_assert(N > 32 && N <= two_warp_max_n<T>(Pivot) && N % 4 == 0, "two warps, orders in steps of 4");
+    static_assert(N > 32 && N <= two_warps_max_order && N % 4 == 0, "two warps, orders in steps of 4");
     constexpr int L = row_buffer_length<T, N>();
     __shared__ __align__(16) T rows[2][2][L];        // [step parity][warp]: that warp's winner's row
     __shared__ __align__(16) unsigned meta[2][2][4];  // [step parity][warp]: key hi, key lo, position
@@ -103,53 +102,36 @@ __global__ void __launch_bounds__(64, MinBlocks)
     if (i == 0) info[b] = inf;
 }
 
-// Without pivoting: the pivot's scaler and the blocks per multiprocessor asked of ptxas (a register cap). The real
-// reciprocal without the quotient's range test (tiny_scale::select_normal) ran 1.14-1.18x for float at 33-52 and
-// 1.05-1.09x at 53-64, 1.12-1.13x for double at N = 40, 44 and 56 (run 109, ABBA, one library); at N = 36, 48, 52
-// and 60 double's registers crossed a threshold of resident warps (ptxas: 96 -> 138, 128 -> 130, 128 -> 134,
-// 168 -> 169) and it ran 0.88-0.97x. Capped back under the threshold (run 110, spills of 8 bytes) double 48-52 ran
-// 1.08-1.09x and 60 1.10-1.11x the uncapped, float with one more warp per sub-partition (72, 80 or 96 registers,
-// spills of at most 20 bytes) 1.02-1.10x. Double at N = 36 (96 -> 138) keeps the select form; so do the kernels with
-// pivoting (run 92: 0.74-0.88x) (perf/NOTES.md, twentieth round).
+// Without pivoting, the real reciprocal without the quotient's range test (select_normal) where it measured faster
+// (perf/NOTES.md, "two-warp getrf"): float, and double but at N = 36, where it took a threshold of registers more.
+// With pivoting the select form everywhere.
 template <class T, int N> constexpr tiny_scale no_pivot_scale() {
     if constexpr (std::is_same_v<T, float>) return tiny_scale::select_normal;
     else if constexpr (std::is_same_v<T, double>) return N == 36 ? tiny_scale::select : tiny_scale::select_normal;
     else return tiny_scale::select;
 }
-template <class T, int N> constexpr int no_pivot_min_blocks() {
-    if constexpr (std::is_same_v<T, float>) return N <= 36 ? 0 : N <= 44 ? 14 : N <= 52 ? 12 : 10;
-    else if constexpr (std::is_same_v<T, double>) return N == 48 || N == 52 ? 8 : N == 60 ? 6 : 0;
-    else return 0;
+// An instance is compiled where a routing table takes it (n rounded up to N, lu_two_warps.hpp).
+template <class T> constexpr bool two_warps_routed(int N, bool pivot) {
+    for (int n = N - 3; n <= N; ++n)
+        if (routed(pivot ? routine::getrf : routine::getrf_nopiv, scalar_traits<T>::letter, n, family::two_warps))
+            return true;
+    return false;
 }
 
-// With pivoting (the select form): register caps one threshold of resident warps down (run 111, ABBA):
-// double N = 40-48 130 -> 128 registers (8 bytes of spill) getrf 1.14x, getrf + getrs 1.10x; float N = 36-40
-// 66-68 -> 64 (no spill) 1.03x, 52 80 -> 72 (64 bytes) 1.02x. Float 56-64 capped spilled 184-1392 bytes (not run).
-template <class T, int N> constexpr int pivot_min_blocks() {
-    if constexpr (std::is_same_v<T, float>) return N <= 40 ? 16 : N == 52 ? 14 : 0;
-    else if constexpr (std::is_same_v<T, double>) return N >= 40 && N <= 48 ? 8 : 0;
-    else return 0;
-}
-
-// The instances past two_warp_max_n are never launched (two_warp_getrf_serves) and not compiled.
 template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_t stream) {
     const unsigned blocks = (unsigned)a.batch;
     if (a.ipiv.base != nullptr) {
-        if constexpr (N <= two_warp_max_n<T>(true))
-            getrf_two_warps<T, N, true, tiny_scale::select, pivot_min_blocks<T, N>()><<<blocks, 64, 0, stream>>>(
+        if constexpr (two_warps_routed<T>(N, true))
+            getrf_two_warps<T, N, true, tiny_scale::select><<<blocks, 64, 0, stream>>>(
                 a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
     } else {
-        if constexpr (N <= two_warp_max_n<T>(false))
-            getrf_two_warps<T, N, false, no_pivot_scale<T, N>(), no_pivot_min_blocks<T, N>()>
-                <<<blocks, 64, 0, stream>>>(a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
+        if constexpr (two_warps_routed<T>(N, false))
+            getrf_two_warps<T, N, false, no_pivot_scale<T, N>()><<<blocks, 64, 0, stream>>>(
+                a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
     }
 }
 
 }  // namespace
-
-template <class T> bool two_warp_getrf_serves(int n, bool pivoting) {
-    return n > 32 && n <= two_warp_max_n<T>(pivoting) && two_warp_override() != 0;
-}
 
 template <class T> void launch_getrf_two_warps(const getrf_args<T> &a, cudaStream_t stream) {
     switch ((a.n + 3) / 4 * 4) {
@@ -161,14 +143,10 @@ template <class T> void launch_getrf_two_warps(const getrf_args<T> &a, cudaStrea
     case 56: launch_padded<T, 56>(a, stream); break;
     case 60: launch_padded<T, 60>(a, stream); break;
     case 64: launch_padded<T, 64>(a, stream); break;
-    default: break;  // not served (two_warp_getrf_serves)
+    default: break;  // no instance: never routed here
     }
 }
 
-template bool two_warp_getrf_serves<float>(int, bool);
-template bool two_warp_getrf_serves<double>(int, bool);
-template bool two_warp_getrf_serves<complex<float>>(int, bool);
-template bool two_warp_getrf_serves<complex<double>>(int, bool);
 template void launch_getrf_two_warps<float>(const getrf_args<float> &, cudaStream_t);
 template void launch_getrf_two_warps<double>(const getrf_args<double> &, cudaStream_t);
 template void launch_getrf_two_warps<complex<float>>(const getrf_args<complex<float>> &, cudaStream_t);

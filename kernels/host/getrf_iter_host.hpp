@@ -42,8 +42,13 @@
 #include <cmath>
 #include <limits>
 
+#include <omp.h>
+
+#include <vector>
+
 #include "smallla.h"
-#include "getrf_iter_crout.hpp"
+#include "common/args.hpp"
+#include "common/iter_crout.hpp"
 
 namespace smallla {
 namespace host_kernels {
@@ -220,6 +225,29 @@ iter_outcome getrf_iter_one(int n, const T *A, long lda, T *LU, long ldlu, int *
         // reuse: ipiv already holds the interchanges that were applied
     }
     return out;
+}
+
+// The iteration over a batch (A and LU accessors of the same form): OpenMP over the matrices, each thread with its
+// own scratch, allocated before the parallel loop (where an exception could not be caught).
+template <class T, class BatchA, class BatchLU>
+void getrf_iter_batch(const getrf_iter_args<T> &a, const BatchA &A, const BatchLU &LU) {
+    const int n = a.n;
+    const int threads = omp_get_max_threads();
+    std::vector<T> scalars((size_t)iter_scratch<T>::scalars(n) * threads);
+    std::vector<int> ints((size_t)iter_scratch<T>::ints(n) * threads);
+    const double work = (double)n * n * n * (double)a.opts.max_sweeps / 3.0;
+    const bool parallel = threads > 1 && a.batch > 1 && a.batch * work >= 1.0e5;
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+    for (int b = 0; b < a.batch; ++b) {
+        const int t = omp_get_thread_num();
+        T *sc = scalars.data() + (size_t)iter_scratch<T>::scalars(n) * t;
+        int *ic = ints.data() + (size_t)iter_scratch<T>::ints(n) * t;
+        const long long nn = (long long)n * n;
+        iter_scratch<T> s{sc, sc + nn, sc + 2 * nn, sc + 3 * nn, ic, ic + n, ic + 2 * n};
+        const iter_outcome out = getrf_iter_one<T>(n, A[b], A.ld, LU[b], LU.ld, a.ipiv[b], a.opts, s);
+        a.info[b] = out.info;
+        if (a.sweeps != nullptr) a.sweeps[b] = out.sweeps;
+    }
 }
 
 }  // namespace host_kernels

@@ -24,13 +24,19 @@ namespace host_kernels {
 // A compile-time order (or leading dimension).
 template <int N> struct fixed_n {
     static constexpr bool is_fixed = true;
+    static constexpr bool in_lanes = false;
     static constexpr int value = N;
     static constexpr int order = N;  // 0 for any_n
     constexpr operator int() const { return N; }
 };
+// The same order, served by the lanes form (W matrices in lockstep in SIMD lanes).
+template <int N> struct lanes_n : fixed_n<N> {
+    static constexpr bool in_lanes = true;
+};
 // An order known only at run time.
 struct any_n {
     static constexpr bool is_fixed = false;
+    static constexpr bool in_lanes = false;
     static constexpr int order = 0;
     int value;
     operator int() const { return value; }

@@ -6,13 +6,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "backend.hpp"
 #include "context.hpp"
-#include "cuda/getri_columns.hpp"
-#include "cuda/lu_registers.hpp"
-#include "cuda/lu_two_warps.hpp"
 #include "cuda_backend.hpp"
 
 namespace smallla {
@@ -35,12 +34,131 @@ smallla_status_t create(context &ctx) {
     }
     ctx.device = device;
     ctx.stream = nullptr;
+    int major = 0, minor = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+        cudaGetLastError();
+        return fail(&ctx, SMALLLA_NOT_SUPPORTED, "cannot read the compute capability of CUDA device " + std::to_string(device));
+    }
+    cudaDeviceProp prop{};
+    const std::string name = cudaGetDeviceProperties(&prop, device) == cudaSuccess ? prop.name : "?";
+    cudaGetLastError();
+    const std::string which = "CUDA device " + std::to_string(device) + " (" + name + ", compute capability " +
+                              std::to_string(major) + "." + std::to_string(minor) + ")";
+    if (major < 8)
+        return fail(&ctx, SMALLLA_NOT_SUPPORTED, which + " is older than compute capability 8.0, which smallla needs");
+    if (!device_code_available())
+        return fail(&ctx, SMALLLA_NOT_SUPPORTED,
+                    "this build of smallla has no code for " + which + "; it was built for CUDA architectures " +
+                        built_architectures());
+    ctx.cuda_routes = &cuda_kernels::table_for_device(major, minor);
     return SMALLLA_SUCCESS;
 }
+
+// The vendor route's side streams and their handles.
+struct vendor_lane {
+    cudaStream_t stream = nullptr;
+    cudaEvent_t done = nullptr;
+    cusolverDnHandle_t solver = nullptr;
+    cublasHandle_t blas = nullptr;
+};
+struct vendor_state {
+    cudaEvent_t forked = nullptr;
+    int made = 0;
+    vendor_lane lane[vendor_lanes_max];
+};
 
 void destroy(context &ctx) {
     if (ctx.blas != nullptr) cublasDestroy(static_cast<cublasHandle_t>(ctx.blas));
     ctx.blas = nullptr;
+    if (auto *v = static_cast<vendor_state *>(ctx.vendor)) {
+        for (int l = 0; l < v->made; ++l) {
+            cusolverDnDestroy(v->lane[l].solver);
+            cublasDestroy(v->lane[l].blas);
+            cudaEventDestroy(v->lane[l].done);
+            cudaStreamDestroy(v->lane[l].stream);  // work queued on it still completes
+        }
+        if (v->forked) cudaEventDestroy(v->forked);
+        delete v;
+        ctx.vendor = nullptr;
+    }
+}
+
+smallla_status_t check_solver(context &ctx, const char *routine, cusolverStatus_t s) {
+    if (s == CUSOLVER_STATUS_SUCCESS) return SMALLLA_SUCCESS;
+    cudaGetLastError();
+    return fail(&ctx, s == CUSOLVER_STATUS_ALLOC_FAILED ? SMALLLA_ALLOC_FAILED : SMALLLA_EXECUTION_FAILED,
+                std::string("smallla ") + routine + " (CUDA backend): cuSOLVER failed with status " +
+                    std::to_string((int)s));
+}
+
+smallla_status_t vendor_lanes_ready(context &ctx, const char *routine, int lanes) {
+    auto *v = static_cast<vendor_state *>(ctx.vendor);
+    if (v == nullptr) {
+        v = new vendor_state();
+        ctx.vendor = v;
+        if (cudaEventCreateWithFlags(&v->forked, cudaEventDisableTiming) != cudaSuccess) {
+            cudaGetLastError();
+            v->forked = nullptr;
+            return fail(&ctx, SMALLLA_EXECUTION_FAILED, std::string("smallla ") + routine + " (CUDA backend): cudaEventCreate failed");
+        }
+    }
+    auto failed = [&](const char *what) {
+        cudaGetLastError();
+        return fail(&ctx, SMALLLA_EXECUTION_FAILED, std::string("smallla ") + routine + " (CUDA backend): " + what + " failed");
+    };
+    while (v->made < lanes) {
+        vendor_lane &l = v->lane[v->made];
+        if (cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking) != cudaSuccess) return failed("cudaStreamCreate");
+        if (cudaEventCreateWithFlags(&l.done, cudaEventDisableTiming) != cudaSuccess) {
+            cudaStreamDestroy(l.stream);
+            return failed("cudaEventCreate");
+        }
+        if (cusolverDnCreate(&l.solver) != CUSOLVER_STATUS_SUCCESS) {
+            cudaEventDestroy(l.done);
+            cudaStreamDestroy(l.stream);
+            return failed("cusolverDnCreate");
+        }
+        if (cublasCreate(&l.blas) != CUBLAS_STATUS_SUCCESS) {
+            cusolverDnDestroy(l.solver);
+            cudaEventDestroy(l.done);
+            cudaStreamDestroy(l.stream);
+            return failed("cublasCreate");
+        }
+        cusolverDnSetStream(l.solver, l.stream);
+        cublasSetStream(l.blas, l.stream);
+        ++v->made;
+    }
+    return SMALLLA_SUCCESS;
+}
+
+cusolverDnHandle_t vendor_solver(const context &ctx, int lane) {
+    return static_cast<vendor_state *>(ctx.vendor)->lane[lane].solver;
+}
+cublasHandle_t vendor_blas(const context &ctx, int lane) {
+    return static_cast<vendor_state *>(ctx.vendor)->lane[lane].blas;
+}
+
+smallla_status_t vendor_fork(context &ctx, const char *routine, int lanes) {
+    auto *v = static_cast<vendor_state *>(ctx.vendor);
+    if (cudaEventRecord(v->forked, static_cast<cudaStream_t>(ctx.stream)) != cudaSuccess) {
+        cudaGetLastError();
+        return fail(&ctx, SMALLLA_EXECUTION_FAILED, std::string("smallla ") + routine + " (CUDA backend): cudaEventRecord failed");
+    }
+    for (int l = 0; l < lanes; ++l) cudaStreamWaitEvent(v->lane[l].stream, v->forked, 0);
+    return SMALLLA_SUCCESS;
+}
+
+smallla_status_t vendor_join(context &ctx, int lanes) {
+    auto *v = static_cast<vendor_state *>(ctx.vendor);
+    cudaError_t e = cudaSuccess;
+    for (int l = 0; l < lanes; ++l) {
+        if (cudaEventRecord(v->lane[l].done, v->lane[l].stream) != cudaSuccess) e = cudaErrorUnknown;
+        if (cudaStreamWaitEvent(static_cast<cudaStream_t>(ctx.stream), v->lane[l].done, 0) != cudaSuccess) e = cudaErrorUnknown;
+    }
+    if (e == cudaSuccess) return SMALLLA_SUCCESS;
+    cudaGetLastError();
+    return fail(&ctx, SMALLLA_EXECUTION_FAILED, "smallla (CUDA backend): joining the side streams failed");
 }
 
 smallla_status_t blas_on_stream(context &ctx, const char *routine, cublasHandle_t &h) {
@@ -92,12 +210,6 @@ cudaError_t scratch::attempt(context &ctx, size_t bytes) {
 }
 
 size_t matinv_workspace_target(const context &ctx) {
-    static const long long forced_mib = [] {
-        const char *v = std::getenv("SMALLLA_CUDA_MATINV_WORKSPACE_MIB");
-        const long long m = v != nullptr ? std::atoll(v) : 0;
-        return m > 0 ? m : 0;
-    }();
-    if (forced_mib > 0) return (size_t)forced_mib << 20;
     constexpr size_t low = size_t(256) << 20, high = size_t(2) << 30;
     size_t free_bytes = 0, total = 0;
     int current = -1;
@@ -112,15 +224,6 @@ size_t matinv_workspace_target(const context &ctx) {
 
 scratch::~scratch() {
     if (ptr != nullptr) cudaFreeAsync(ptr, stream);
-}
-
-int blocked_min_n_override() {
-    static const int n = [] {
-        const char *v = std::getenv("SMALLLA_CUDA_BLOCKED_MIN_N");
-        const int parsed = v != nullptr ? std::atoi(v) : 0;
-        return parsed > 0 ? parsed : 0;
-    }();
-    return n;
 }
 
 smallla_status_t check_device_pointer(context &ctx, const char *fname, int argno, const char *argname,
@@ -171,70 +274,4 @@ size_t max_dynamic_shared_bytes(const context &ctx) {
 
 }  // namespace cuda
 
-namespace cuda_kernels {
-bool staging_allowed() {
-    static const bool allowed = [] {
-        const char *v = std::getenv("SMALLLA_CUDA_STAGING");
-        return v != nullptr && std::strcmp(v, "1") == 0;
-    }();
-    return allowed;
-}
-
-// An on/off knob from the environment: 1 or 0 when set to "1" or "0", else -1.
-static int on_off_knob(const char *name) {
-    const char *v = std::getenv(name);
-    if (v == nullptr) return -1;
-    return std::strcmp(v, "1") == 0 ? 1 : (std::strcmp(v, "0") == 0 ? 0 : -1);
-}
-
-int prefetch_override() {
-    static const int forced = on_off_knob("SMALLLA_CUDA_PREFETCH");
-    return forced;
-}
-
-int prefetch_max_blocks() {
-    static const int blocks = [] {
-        const char *v = std::getenv("SMALLLA_CUDA_PREFETCH_BLOCKS");
-        const int k = v == nullptr ? 0 : std::atoi(v);
-        return k > 0 ? k : 0;
-    }();
-    return blocks;
-}
-
-int rolled_override() {
-    static const int forced = on_off_knob("SMALLLA_CUDA_ROLLED");
-    return forced;
-}
-
-int multirow_override() {
-    static const int forced = on_off_knob("SMALLLA_CUDA_MULTIROW");
-    return forced;
-}
-
-int two_warp_override() {
-    static const int forced = on_off_knob("SMALLLA_CUDA_TWO_WARP");
-    return forced;
-}
-
-int getri_columns_from_override() {
-    static const int from = [] {
-        const char *v = std::getenv("SMALLLA_CUDA_GETRI_COLUMNS_FROM");
-        if (v == nullptr) return 0;
-        if (std::strcmp(v, "off") == 0) return -1;
-        const int k = std::atoi(v);
-        return k > 0 ? k : 0;
-    }();
-    return from;
-}
-
-int thread_per_matrix_max_n() {
-    static const int n = [] {
-        const char *v = std::getenv("SMALLLA_CUDA_THREAD_MAX_N");
-        if (v == nullptr || *v == '\0') return -1;
-        const int n = std::atoi(v);
-        return n < 0 ? 0 : n;
-    }();
-    return n;
-}
-}  // namespace cuda_kernels
 }  // namespace smallla

@@ -63,11 +63,10 @@ smallla_status_t gemm_minus(context &ctx, const char *routine, cublasHandle_t h,
 }
 
 // Whether getrf of order n (> 32), with or without pivoting, runs the two-warp kernel (lu_two_warps.cu) rather than
-// the blocked path: where it serves, unless SMALLLA_CUDA_BLOCKED_MIN_N sends every routine to the blocked path from
-// an order <= n.
-template <class T> bool two_warp_getrf_chosen(int n, bool pivoting) {
-    const int blocked_from = blocked_min_n_override();
-    return two_warp_getrf_serves<T>(n, pivoting) && !(blocked_from > 0 && n >= blocked_from);
+// the blocked path: the routing table's choice for that order and batch.
+template <class T> bool two_warps_route(context &ctx, int n, bool pivoting, int batch) {
+    return route(ctx, pivoting ? routine::getrf : routine::getrf_nopiv, scalar_traits<T>::letter, n, batch) ==
+           family::two_warps;
 }
 
 // LU with (ipiv.base != nullptr) or without partial pivoting, in place, for 32 < n <= blocked_max_n.
@@ -164,7 +163,7 @@ template <class T>
 smallla_status_t getrf_above_registers(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
                                        const pivot_batch<int> &ipiv, int *info, int batch,
                                        void **given_arrays = nullptr) {
-    if (two_warp_getrf_chosen<T>(n, ipiv.base != nullptr)) {
+    if (two_warps_route<T>(ctx, n, ipiv.base != nullptr, batch)) {
         launch_getrf_two_warps<T>(getrf_args<T>{n, A, ipiv, info, batch}, static_cast<cudaStream_t>(ctx.stream));
         return check_launch(ctx, routine);
     }
@@ -173,8 +172,8 @@ smallla_status_t getrf_above_registers(context &ctx, const char *routine, int n,
 
 // inv(A) into C (C may be A itself) at the orders getri by columns serves: C receives a copy of A (unless C
 // is A), is factored in place (getrf_above_registers) and inverted in place by getri by columns, which reads a
-// matrix's factors into shared memory before it writes any of it. No packed copy of the batch: its allocation
-// and copy cost 1.7-2.4 ms per GiB (perf/NOTES.md, fifth round). The scratch (the pivots; cuBLAS's pointer
+// matrix's factors into shared memory before it writes any of it. No packed copy of the batch (its allocation
+// and copy would cost more than the inverse at these orders). The scratch (the pivots; cuBLAS's pointer
 // arrays for a pointer-array C) is one allocation made before anything is queued, so a call that cannot get
 // it writes nothing.
 template <class T>
@@ -184,7 +183,7 @@ smallla_status_t matinv_by_columns(context &ctx, const char *routine, int n, con
     const size_t piv_bytes = ((size_t)batch * n * sizeof(int) + 255) / 256 * 256;
     // cuBLAS's pointer arrays, for the blocked getrf of a pointer-array C only.
     const size_t ptr_bytes =
-        C.is_pointer_array() && !two_warp_getrf_chosen<T>(n, true) ? 3 * (size_t)batch * sizeof(void *) : 0;
+        C.is_pointer_array() && !two_warps_route<T>(ctx, n, true, batch) ? 3 * (size_t)batch * sizeof(void *) : 0;
     scratch ws;
     if (smallla_status_t s = ws.allocate(ctx, routine, piv_bytes + ptr_bytes); s != SMALLLA_SUCCESS) return s;
     int *const piv = static_cast<int *>(ws.ptr);
@@ -206,8 +205,7 @@ smallla_status_t matinv_by_columns(context &ctx, const char *routine, int n, con
 
 // inv(A) into C (C may be A itself): chunks of the batch are copied to a packed workspace, factored there
 // and inverted from there into C by getri_blocked, so the workspace stays bounded whatever the batch
-// (matinv_workspace_target: up to 2 GiB, halved while it cannot be had; against chunks of 256 MiB, 1.0-1.26x
-// at n = 72-256, perf/NOTES.md fifth round). All the scratch memory (the packed matrices, their pivots,
+// (matinv_workspace_target: up to 2 GiB, halved while it cannot be had). All the scratch memory (the packed matrices, their pivots,
 // cuBLAS's pointer arrays for a pointer-array C) is one allocation made before anything is queued, so a call
 // that cannot get it writes nothing.
 template <class T>

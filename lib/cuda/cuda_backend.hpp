@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cublas_v2.h>
+#include <cusolverDn.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
 #include "context.hpp"
+#include "cuda/routing/routes.hpp"
 
 namespace smallla {
 namespace cuda {
@@ -49,15 +51,35 @@ struct scratch {
     cudaError_t attempt(context &ctx, size_t bytes);  // cudaMallocAsync on the context's stream
 };
 
-// How many bytes of packed matrices matinv's blocked path works on at a time: SMALLLA_CUDA_MATINV_WORKSPACE_MIB
-// from the environment when set (a knob for the benchmarks), else an eighth of the device's free memory,
-// clamped to [256 MiB, 2 GiB] (perf/NOTES.md, fifth round: chunks of 256 MiB left the panel kernels 256
-// blocks at n = 256 in double complex; the larger target ran matinv 1.0-1.26x faster at n = 72-256).
+// How many bytes of packed matrices matinv's blocked path works on at a time: an eighth of the device's free
+// memory, clamped to [256 MiB, 2 GiB] (large enough chunks keep the panel kernels' grids full).
 size_t matinv_workspace_target(const context &ctx);
 
-// SMALLLA_CUDA_BLOCKED_MIN_N from the environment (read once; a knob for the benchmarks' crossover
-// measurements): when set (> 0), the order from which every routine takes the blocked path; 0 when unset.
-int blocked_min_n_override();
+// The kernel family that serves a call, from the handle's routing table (chosen at smallla_create from the
+// device's architecture). A measurement build (SMALLLA_TUNING) first applies SMALLLA_ROUTE from the environment:
+// "routine:precisions:n_from-n_to=family[,...]" (e.g. "getrf:d:17-20=two_rows"), where the family exists.
+cuda_kernels::family route(const context &ctx, cuda_kernels::routine r, char precision, int n, long long batch);
+
+// The vendor route's side streams (vendor.cuh): at most vendor_lanes_max per handle, each with its own cuSOLVER
+// and cuBLAS handle bound to it, made on first use and destroyed with the handle.
+constexpr int vendor_lanes_max = 4;
+smallla_status_t vendor_lanes_ready(context &ctx, const char *routine, int lanes);
+cusolverDnHandle_t vendor_solver(const context &ctx, int lane);
+cublasHandle_t vendor_blas(const context &ctx, int lane);
+// The first `lanes` side streams wait for the work queued so far on the handle's stream (fork), and the handle's
+// stream waits for what was queued on them (join).
+smallla_status_t vendor_fork(context &ctx, const char *routine, int lanes);
+smallla_status_t vendor_join(context &ctx, int lanes);
+// SMALLLA_EXECUTION_FAILED (or ALLOC_FAILED) with a message unless s is CUSOLVER_STATUS_SUCCESS.
+smallla_status_t check_solver(context &ctx, const char *routine, cusolverStatus_t s);
+
+// Whether the library holds code that runs on the current device (probe.cu), and the architectures it was built
+// for (CMake's CUDA_ARCHITECTURES).
+bool device_code_available();
+const char *built_architectures();
+
+// The name of the handle's routing table ("sm90", "generic").
+const char *route_table_name(const context &ctx);
 
 }  // namespace cuda
 }  // namespace smallla

@@ -1,19 +1,7 @@
-// The CUDA backend's dispatch: the ONE place that knows the CUDA crossovers.
-//   n <= 32 (cuda_kernels::register_max_n): register-resident kernels, one template instance per order
-//   (getri of double complex: n <= 27); in their launchers, the smallest orders take the thread-per-matrix
-//   kernels (lu_thread.cuh);
-//   getri of complex types 27..32 and of every type for 32 < n <= columns_serve_max<T>() (64; double
-//   complex 45): getri by columns (getri_columns.cuh), one thread per column of the inverse; matinv at those
-//   orders = the blocked getrf on C (a copy of A), then getri by columns in place;
-//   getrf for 32 < n <= two_warp_max_n (64; without pivoting double 60, single complex 44; double complex 36):
-//   the two-warp lane-per-row kernel (lu_two_warps.cu; getrf+getrs and matinv by columns take it for their
-//   factorization);
-//   n > 32 from blocked_from() up: the blocked algorithm (lu_blocked.cuh, blocked.cuh): panel kernels and
-//   cuBLAS's batched GEMM (getrf and so getrf+getrs, getri, matinv: up to blocked_max_n = 512);
-//   other n > 32: one block per matrix, the matrix in shared memory when it fits, in place in global memory
-//   otherwise (lu_general.cuh).
-// dispatch_{s,d,c,z}.cu instantiate it once per precision. Work goes on the handle's stream; nothing here
-// synchronizes the device.
+// The CUDA backend's dispatch: each routine asks the handle's routing table (kernels/cuda/routing: one per GPU
+// architecture, chosen at smallla_create) which kernel family serves the call, and runs it on the handle's stream.
+// Nothing else decides between kernels; nothing here synchronizes the device. dispatch_{s,d,c,z}.cu instantiate it
+// once per precision.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -22,13 +10,15 @@
 #include <type_traits>
 
 #include "backend.hpp"
-#include "context.hpp"
 #include "blocked.cuh"
+#include "context.hpp"
+#include "cuda/getrf_iter.hpp"
 #include "cuda/getri_columns.hpp"
 #include "cuda/lu_general.cuh"
 #include "cuda/lu_registers.hpp"
 #include "cuda/lu_two_warps.hpp"
 #include "cuda_backend.hpp"
+#include "vendor.cuh"
 
 namespace smallla {
 namespace cuda {
@@ -58,30 +48,29 @@ inline bool general_launch_config(context &ctx, Kernel kernel, int n, bool &in_s
     return true;
 }
 
-// From which order the blocked path serves a routine (up to blocked_max_n), measured on the H100 against the
-// one-block kernel on the same data (perf/NOTES.md, second round, run 5): the factorization wins from 33 on
-// (1.2-18x); the blocked inverses from 33 (s), 40 (matinv d/c/z, getri d), 48 (getri c); getri z from 46
-// since its diagonal-block solves run a thread per column (fifth round: 1.05-1.4x the one-block kernel at
-// 53-63, 0.9-0.95x at 49-52, where both are above cuBLAS). Where getri by columns serves, it comes first.
-enum class blocked_routine { getrf, getri, matinv };
-template <class T> int blocked_from(blocked_routine r) {
-    if (const int n = blocked_min_n_override(); n > 0) return n;
-    constexpr bool cplx = scalar_traits<T>::is_complex, dbl = sizeof(real_t<T>) == 8;
-    switch (r) {
-    case blocked_routine::getrf: return register_max_n + 1;
-    case blocked_routine::matinv: return !cplx && !dbl ? 33 : 40;
-    case blocked_routine::getri: return cplx ? (dbl ? 46 : 48) : (dbl ? 40 : 33);
-    }
-    return register_max_n + 1;
+inline bool register_family(family f) {
+    return f == family::thread || f == family::lane || f == family::lane_rolled || f == family::two_rows ||
+           f == family::prefetch;
+}
+
+// An internal error for a route that the kernels cannot serve (a table that routing/routes.hpp's checks let by).
+inline smallla_status_t no_kernel(context &ctx, const char *routine_name, int n) {
+    return fail(&ctx, SMALLLA_INTERNAL_ERROR,
+                std::string("smallla ") + routine_name + " (CUDA backend): the routing table has no kernel for n = " +
+                    std::to_string(n));
 }
 
 template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) {
     clear_stale_error();
-    if (a.n <= register_max_n) {
-        with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (two_warp_getrf_chosen<T>(a.n, a.ipiv.base != nullptr) ||
-               (a.n >= blocked_from<T>(blocked_routine::getrf) && a.n <= blocked_max_n)) {
+    const bool pivoting = a.ipiv.base != nullptr;
+    const family f = route(ctx, pivoting ? routine::getrf : routine::getrf_nopiv, scalar_traits<T>::letter, a.n, a.batch);
+    if (register_family(f)) {
+        if (a.n > register_max_n) return no_kernel(ctx, "getrf", a.n);
+        with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
+    } else if (f == family::two_warps || f == family::blocked) {
         return getrf_above_registers<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
+    } else if (f == family::vendor) {
+        return getrf_vendor<T>(ctx, "getrf", a);
     } else {
         bool in_shared;
         size_t bytes;
@@ -92,34 +81,18 @@ template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) 
     return check_launch(ctx, "getrf");
 }
 
-// True when getri of order n runs in registers (n <= 32, except double complex beyond 27: see
-// getri_in_registers).
-template <class T> inline bool getri_registers_serve(int n) {
-    bool yes = false;
-    with_register_order(n, [&](auto N) { yes = getri_in_registers<T, decltype(N)::value>(); });
-    return yes;
-}
-
-// True when getri of order n runs by columns: by default from columns_from_default<T>() (complex 27, real 33)
-// to columns_serve_max<T>() (64; double complex 45), where it measured faster than the lane-per-row getri below
-// 33 and 1.1-6x faster than the blocked and one-block kernels above (perf/NOTES.md, fifth round).
-// SMALLLA_CUDA_GETRI_COLUMNS_FROM moves the lower end (up to the last instance), or turns it off, for
-// measurements.
-template <class T> inline bool getri_columns_serve(int n) {
-    const int from = getri_columns_from_override();
-    if (n < columns_min_order || n > (from > 0 ? columns_max_order<T>() : columns_serve_max<T>())) return false;
-    if (from < 0) return false;
-    return n >= (from > 0 ? from : columns_from_default<T>());
-}
-
 template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) {
     clear_stale_error();
-    if (getri_columns_serve<T>(a.n)) {
+    const family f = route(ctx, routine::getri, scalar_traits<T>::letter, a.n, a.batch);
+    if (register_family(f)) {
+        if (a.n > register_max_n) return no_kernel(ctx, "getri", a.n);
+        with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
+    } else if (f == family::columns) {
         launch_getri_columns<T>(a, stream_of(ctx));
-    } else if (getri_registers_serve<T>(a.n)) {
-        with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (a.n > register_max_n && a.n >= blocked_from<T>(blocked_routine::getri) && a.n <= blocked_max_n) {
+    } else if (f == family::blocked) {
         return getri_blocked<T>(ctx, "getri", a.n, a.A, a.ipiv, a.C, a.info, a.batch);
+    } else if (f == family::vendor) {
+        return getri_vendor<T>(ctx, "getri", a);
     } else {
         bool in_shared;
         size_t bytes;
@@ -132,12 +105,16 @@ template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) 
 
 template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a) {
     clear_stale_error();
-    if (a.n <= register_max_n) {
-        with_register_order(a.n, [&](auto N) { launch_matinv_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
-    } else if (getri_columns_serve<T>(a.n)) {
+    const family f = route(ctx, routine::matinv, scalar_traits<T>::letter, a.n, a.batch);
+    if (register_family(f)) {
+        if (a.n > register_max_n) return no_kernel(ctx, "matinv", a.n);
+        with_register_order(a.n, [&](auto N) { launch_matinv_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
+    } else if (f == family::columns) {
         return matinv_by_columns<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
-    } else if (a.n >= blocked_from<T>(blocked_routine::matinv) && a.n <= blocked_max_n) {
+    } else if (f == family::blocked) {
         return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
+    } else if (f == family::vendor) {
+        return matinv_vendor<T>(ctx, "matinv", a);
     } else {
         bool in_shared;
         size_t bytes;
@@ -150,8 +127,12 @@ template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a
 
 template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &a) {
     clear_stale_error();
-    if (a.n <= register_max_n) {
-        with_register_order(a.n, [&](auto N) { launch_getrs_registers<T, decltype(N)::value>(a, stream_of(ctx)); });
+    const family f = route(ctx, routine::getrs, scalar_traits<T>::letter, a.n, a.batch);
+    if (register_family(f)) {
+        if (a.n > register_max_n) return no_kernel(ctx, "getrs", a.n);
+        with_register_order(a.n, [&](auto N) { launch_getrs_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
+    } else if (f == family::vendor) {
+        return getrs_vendor<T>(ctx, "getrs", a);
     } else {
         // One warp per (matrix, right-hand side), its right-hand side staged in shared memory.
         const size_t limit = max_dynamic_shared_bytes(ctx), per_warp = (size_t)a.n * sizeof(T);
@@ -170,11 +151,29 @@ template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &a) 
     return check_launch(ctx, "getrs");
 }
 
+// The iterative Crout LU: one kernel (getrf_iter.cu) for every order, its arrays in shared memory or, for large
+// orders, in a stream-ordered scratch.
+template <class T> smallla_status_t getrf_iter(context &ctx, const getrf_iter_args<T> &a) {
+    const char *fname = "smallla_getrf_iter (CUDA)";
+    if (a.A.is_pointer_array() || a.LU.is_pointer_array())
+        return fail(&ctx, SMALLLA_NOT_SUPPORTED, std::string(fname) + ": pointer arrays are not supported");
+    clear_stale_error();
+    const iter_layout l = getrf_iter_layout<T>(a.n, a.batch, max_dynamic_shared_bytes(ctx));
+    scratch arrays;
+    if (l.scratch_bytes > 0)
+        if (smallla_status_t s = arrays.allocate(ctx, "getrf_iter", l.scratch_bytes); s != SMALLLA_SUCCESS) return s;
+    const cudaError_t e = launch_getrf_iter<T>(a, l, arrays.ptr, stream_of(ctx));
+    if (e != cudaSuccess)
+        return fail(&ctx, SMALLLA_EXECUTION_FAILED, std::string(fname) + ": kernel launch failed: " + cudaGetErrorString(e));
+    return SMALLLA_SUCCESS;
+}
+
 #define SMALLLA_CUDA_DISPATCH_INSTANTIATE(T)                                     \
     template smallla_status_t getrf<T>(context &, const getrf_args<T> &);        \
     template smallla_status_t getri<T>(context &, const getri_args<T> &);        \
     template smallla_status_t matinv<T>(context &, const matinv_args<T> &);      \
-    template smallla_status_t getrs<T>(context &, const getrs_args<T> &);
+    template smallla_status_t getrs<T>(context &, const getrs_args<T> &);        \
+    template smallla_status_t getrf_iter<T>(context &, const getrf_iter_args<T> &);
 
 }  // namespace cuda
 }  // namespace smallla

@@ -1,5 +1,5 @@
 // The host backend for T = float (one file per precision so that the build runs them in parallel).
-#include "dispatch_host.hpp"
+#include "dispatch.hpp"
 
 namespace smallla {
 namespace host {

@@ -1,0 +1,55 @@
+// The host backend's routing table (routing.def) and its vocabulary: which of the host kernel forms serves a call.
+// The dispatch (lib/host/dispatch.hpp) reads it; a form is compiled for every order where it exists.
+#pragma once
+
+#include <cstddef>
+
+namespace smallla {
+namespace host_kernels {
+
+enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv };
+enum class family : unsigned char { lanes, fixed, any };
+
+// Where each form exists: the orders it is instantiated for.
+constexpr int lanes_max_order = 16;
+constexpr int fixed_max_order = 32;
+constexpr bool family_exists(family f, int n) {
+    return n >= 1 && (f == family::any || n <= (f == family::lanes ? lanes_max_order : fixed_max_order));
+}
+
+struct route_entry {
+    routine r;
+    const char *precisions;
+    int n_from, n_to;
+    family f;
+};
+#define SMALLLA_HOST_ROUTE(r, p, n0, n1, f) {routine::r, #p, n0, n1, family::f},
+constexpr route_entry routes[] = {
+#include "routing.def"
+};
+#undef SMALLLA_HOST_ROUTE
+
+constexpr bool has_precision(const char *precisions, char p) {
+    for (; *precisions != '\0'; ++precisions)
+        if (*precisions == p) return true;
+    return false;
+}
+constexpr family find_route(routine r, char precision, int n) {
+    for (const route_entry &e : routes)
+        if (e.r == r && n >= e.n_from && n <= e.n_to && has_precision(e.precisions, precision)) return e.f;
+    return family::any;
+}
+// Whether the table routes (r, precision, n) to f: the forms compiled.
+constexpr bool routed(routine r, char precision, int n, family f) {
+    return family_exists(f, n) && find_route(r, precision, n) == f;
+}
+constexpr bool table_is_valid() {
+    for (const route_entry &e : routes)
+        for (int n = e.n_from; n <= e.n_to && n <= fixed_max_order + 1; ++n)
+            if (!family_exists(e.f, n)) return false;
+    return true;
+}
+static_assert(table_is_valid(), "routing.def routes to a host form where it does not exist");
+
+}  // namespace host_kernels
+}  // namespace smallla

@@ -1,0 +1,101 @@
+// The host backend's dispatch: each routine asks the host routing table (kernels/host/routing.def) which form
+// serves the call and runs it over the batch (kernels/host/lu_batch.hpp). dispatch_{s,d,c,z}.cpp instantiate it
+// once per precision so that the four compile in parallel.
+#pragma once
+
+#include "backend.hpp"
+#include "host/getrf_iter_host.hpp"
+#include "host/lu_batch.hpp"
+#include "host/routing.hpp"
+
+namespace smallla {
+namespace host {
+
+using namespace host_kernels;
+
+// Runs f(size) for the form the table routes (R, T's precision, n) to.
+template <routine R, class T, class F> void with_routed_form(int n, F &&f) {
+    constexpr char P = scalar_traits<T>::letter;
+    with_route<R, P>(find_route(R, P, n), n, f);
+}
+
+// A matrix whose pointer-array entry is NULL (in x or y) is skipped: nothing of it is read or written but
+// info[b] = -(the array's argument number), x's first. The others run as calls of their own, run(first, count),
+// one per stretch of present matrices (the whole batch when there is no NULL entry).
+template <class X, class Y, class Run>
+void in_present_stretches(const matrix_batch<X> &x, const matrix_batch<Y> &y, int *info, int batch, Run &&run) {
+    if (!x.is_pointer_array() && !y.is_pointer_array()) return run(0, batch);
+    int first = 0;
+    for (int b = 0; b <= batch; ++b) {
+        const int missing = b == batch ? -1 : !x.present(b) ? x.argno : !y.present(b) ? y.argno : 0;
+        if (missing == 0) continue;
+        if (b > first) run(first, b - first);
+        if (missing > 0 && info != nullptr) info[b] = -missing;
+        first = b + 1;
+    }
+}
+
+template <class T> smallla_status_t getrf_present(const getrf_args<T> &a) {
+    if (a.ipiv.base != nullptr)
+        with_routed_form<routine::getrf, T>(a.n, [&](auto size) {
+            getrf_batch<true, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
+        });
+    else
+        with_routed_form<routine::getrf_nopiv, T>(a.n, [&](auto size) {
+            getrf_batch<false, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
+        });
+    return SMALLLA_SUCCESS;
+}
+template <class T> smallla_status_t getrf(context &, const getrf_args<T> &a) {
+    in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) { getrf_present(a.part(first, count)); });
+    return SMALLLA_SUCCESS;
+}
+
+template <class T> smallla_status_t getri_present(const getri_args<T> &a) {
+    with_routed_form<routine::getri, T>(a.n, [&](auto size) {
+        getri_batch<T>(size, a.A.either(), a.ipiv, a.C.either(), a.info, a.batch);
+    });
+    return SMALLLA_SUCCESS;
+}
+template <class T> smallla_status_t getri(context &, const getri_args<T> &a) {
+    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) { getri_present(a.part(first, count)); });
+    return SMALLLA_SUCCESS;
+}
+
+template <class T> smallla_status_t matinv_present(const matinv_args<T> &a) {
+    with_routed_form<routine::matinv, T>(a.n, [&](auto size) {
+        matinv_batch<T>(size, a.A.either(), a.C.either(), a.info, a.batch);
+    });
+    return SMALLLA_SUCCESS;
+}
+template <class T> smallla_status_t matinv(context &, const matinv_args<T> &a) {
+    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) { matinv_present(a.part(first, count)); });
+    return SMALLLA_SUCCESS;
+}
+
+template <class T> smallla_status_t getrs_present(const getrs_args<T> &a) {
+    with_routed_form<routine::getrs, T>(a.n, [&](auto size) {
+        getrs_batch<T>(size, a.trans, a.nrhs, a.A.either(), a.ipiv, a.B.either(), a.batch);
+    });
+    return SMALLLA_SUCCESS;
+}
+template <class T> smallla_status_t getrs(context &, const getrs_args<T> &a) {
+    in_present_stretches(a.A, a.B, nullptr, a.batch, [&](int first, int count) { getrs_present(a.part(first, count)); });
+    return SMALLLA_SUCCESS;
+}
+
+template <class T> smallla_status_t getrf_iter(context &, const getrf_iter_args<T> &a) {
+    getrf_iter_batch<T>(a, a.A.either(), a.LU.either());
+    return SMALLLA_SUCCESS;
+}
+
+// Explicit instantiation of the host backend for one scalar type (used once per precision).
+#define SMALLLA_HOST_INSTANTIATE(T)                                                     \
+    template smallla_status_t getrf<T>(context &, const getrf_args<T> &);               \
+    template smallla_status_t getri<T>(context &, const getri_args<T> &);               \
+    template smallla_status_t matinv<T>(context &, const matinv_args<T> &);             \
+    template smallla_status_t getrs<T>(context &, const getrs_args<T> &);               \
+    template smallla_status_t getrf_iter<T>(context &, const getrf_iter_args<T> &);
+
+}  // namespace host
+}  // namespace smallla
