@@ -20,6 +20,8 @@ template <class T> struct batch_ref {
     long long stride;
     int ld;
     __device__ __forceinline__ T *operator[](long long b) const { return ptrs ? ptrs[b] : base + b * stride; }
+    // Whether matrix b is there: false for a NULL entry of a pointer array (its matrix is skipped).
+    __device__ __forceinline__ bool present(long long b) const { return !ptrs || ptrs[b] != nullptr; }
 };
 template <class T> inline batch_ref<T> make_batch_ref(const matrix_batch<T> &m) {
     return {m.base, m.ptrs, m.stride, m.ld};

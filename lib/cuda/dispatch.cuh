@@ -12,6 +12,7 @@
 #include "backend.hpp"
 #include "blocked.cuh"
 #include "context.hpp"
+#include "cuda/batch_copy.cuh"
 #include "cuda/getrf_iter.hpp"
 #include "cuda/getri_columns.hpp"
 #include "cuda/lu_general.cuh"
@@ -60,7 +61,46 @@ inline smallla_status_t no_kernel(context &ctx, const char *routine_name, int n)
                     std::to_string(n));
 }
 
+template <class T> smallla_status_t getrf_routed(context &ctx, const getrf_args<T> &a);
+template <class T> smallla_status_t getri_routed(context &ctx, const getri_args<T> &a);
+template <class T> smallla_status_t matinv_routed(context &ctx, const matinv_args<T> &a);
+
+// NULL entries of pointer arrays (the matrix is skipped: nothing of it read or written, info[b] = -argno). Every
+// kernel skips a matrix whose entry is NULL; info is marked after the routine's work (the routes through cuBLAS
+// and cuSOLVER compute on a stand-in and write its info). The routes whose stages read and write a matrix apart
+// work on a guarded output: a pointer array that is NULL where an input's entry is NULL.
+template <class X, class Y>
+smallla_status_t mark_missing_after(context &ctx, const char *routine, smallla_status_t done, const matrix_batch<X> &x,
+                                    const matrix_batch<Y> &y, int *info, int batch) {
+    if (done != SMALLLA_SUCCESS || (!x.is_pointer_array() && !y.is_pointer_array())) return done;
+    mark_missing<<<grid_for(batch, 256), 256, 0, stream_of(ctx)>>>(make_batch_ref(x), x.argno, make_batch_ref(y),
+                                                                    y.argno, info, batch);
+    return check_launch(ctx, routine);
+}
+template <class O, class X>
+smallla_status_t guard_output(context &ctx, const char *routine, matrix_batch<O> &out, const matrix_batch<X> &in,
+                              int batch, scratch &ws) {
+    if (!in.is_pointer_array()) return SMALLLA_SUCCESS;
+    if (smallla_status_t s = ws.allocate(ctx, routine, (size_t)batch * sizeof(O *)); s != SMALLLA_SUCCESS) return s;
+    O **eff = static_cast<O **>(ws.ptr);
+    present_outputs<<<grid_for(batch, 256), 256, 0, stream_of(ctx)>>>(make_batch_ref(out), make_batch_ref(in), batch, eff);
+    out.ptrs = eff;
+    out.base = nullptr;
+    return check_launch(ctx, routine);
+}
+inline bool stages_apart(family f) { return f == family::blocked || f == family::columns || f == family::vendor; }
+
 template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) {
+    return mark_missing_after(ctx, "getrf", getrf_routed(ctx, a), a.A, a.A, a.info, a.batch);
+}
+template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) {
+    return mark_missing_after(ctx, "getri", getri_routed(ctx, a), a.A, a.C, a.info, a.batch);
+}
+template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a) {
+    return mark_missing_after(ctx, "matinv", matinv_routed(ctx, a), a.A, a.C, a.info, a.batch);
+}
+
+template <class T> smallla_status_t getrf_routed(context &ctx, const getrf_args<T> &a) {
     clear_stale_error();
     const bool pivoting = a.ipiv.base != nullptr;
     const family f = route(ctx, pivoting ? routine::getrf : routine::getrf_nopiv, scalar_traits<T>::letter, a.n, a.batch);
@@ -81,9 +121,13 @@ template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) 
     return check_launch(ctx, "getrf");
 }
 
-template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) {
+template <class T> smallla_status_t getri_routed(context &ctx, const getri_args<T> &given) {
     clear_stale_error();
-    const family f = route(ctx, routine::getri, scalar_traits<T>::letter, a.n, a.batch);
+    const family f = route(ctx, routine::getri, scalar_traits<T>::letter, given.n, given.batch);
+    getri_args<T> a = given;
+    scratch guard;
+    if (stages_apart(f))
+        if (smallla_status_t s = guard_output(ctx, "getri", a.C, a.A, a.batch, guard); s != SMALLLA_SUCCESS) return s;
     if (register_family(f)) {
         if (a.n > register_max_n) return no_kernel(ctx, "getri", a.n);
         with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
@@ -103,9 +147,13 @@ template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) 
     return check_launch(ctx, "getri");
 }
 
-template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a) {
+template <class T> smallla_status_t matinv_routed(context &ctx, const matinv_args<T> &given) {
     clear_stale_error();
-    const family f = route(ctx, routine::matinv, scalar_traits<T>::letter, a.n, a.batch);
+    const family f = route(ctx, routine::matinv, scalar_traits<T>::letter, given.n, given.batch);
+    matinv_args<T> a = given;
+    scratch guard;
+    if (stages_apart(f))
+        if (smallla_status_t s = guard_output(ctx, "matinv", a.C, a.A, a.batch, guard); s != SMALLLA_SUCCESS) return s;
     if (register_family(f)) {
         if (a.n > register_max_n) return no_kernel(ctx, "matinv", a.n);
         with_register_order(a.n, [&](auto N) { launch_matinv_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
@@ -125,9 +173,13 @@ template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a
     return check_launch(ctx, "matinv");
 }
 
-template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &a) {
+template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &given) {
     clear_stale_error();
-    const family f = route(ctx, routine::getrs, scalar_traits<T>::letter, a.n, a.batch);
+    const family f = route(ctx, routine::getrs, scalar_traits<T>::letter, given.n, given.batch);
+    getrs_args<T> a = given;
+    scratch guard;
+    if (stages_apart(f))
+        if (smallla_status_t s = guard_output(ctx, "getrs", a.B, a.A, a.batch, guard); s != SMALLLA_SUCCESS) return s;
     if (register_family(f)) {
         if (a.n > register_max_n) return no_kernel(ctx, "getrs", a.n);
         with_register_order(a.n, [&](auto N) { launch_getrs_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });

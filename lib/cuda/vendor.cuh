@@ -17,6 +17,7 @@
 #include "backend.hpp"
 #include "context.hpp"
 #include "blocked.cuh"
+#include "cuda/batch_copy.cuh"
 #include "cuda/lu_blocked.cuh"
 #include "cuda_backend.hpp"
 
@@ -51,30 +52,6 @@ SMALLLA_VENDOR_OVERLOADS(cuDoubleComplex, Z)
 
 inline cublasOperation_t blas_op(smallla_operation_t t) {
     return t == SMALLLA_OP_N ? CUBLAS_OP_N : (t == SMALLLA_OP_T ? CUBLAS_OP_T : CUBLAS_OP_C);
-}
-
-// C := A for the matrices whose info is nonzero (a singular U: C receives the factors).
-template <class T>
-__global__ void __launch_bounds__(apply_threads)
-factors_where_singular(int n, batch_ref<const T> A, batch_ref<T> C, const int *info) {
-    const long long b = blockIdx.x;
-    if (info[b] == 0) return;
-    const T *a = A[b];
-    T *c = C[b];
-    for (int j = threadIdx.x / 32; j < n; j += blockDim.x / 32)
-        for (int i = threadIdx.x % 32; i < n; i += 32) c[i + (long long)j * C.ld] = a[i + (long long)j * A.ld];
-}
-
-// B := A for a rows x cols block of every matrix (the right-hand sides of a pointer-array getrs, to and from the
-// packed workspace).
-template <class T>
-__global__ void __launch_bounds__(apply_threads)
-copy_block(int rows, int cols, batch_ref<const T> A, batch_ref<T> B) {
-    const long long b = blockIdx.x;
-    const T *a = A[b];
-    T *c = B[b];
-    for (int j = threadIdx.x / 32; j < cols; j += blockDim.x / 32)
-        for (int i = threadIdx.x % 32; i < rows; i += 32) c[i + (long long)j * B.ld] = a[i + (long long)j * A.ld];
 }
 
 // A batch chunk as the host sees it: matrix b at base + b * stride (the caller's strided batch, or a packed
@@ -130,23 +107,27 @@ smallla_status_t getrf_vendor(context &ctx, const char *routine, const getrf_arg
     if (smallla_status_t s = check_solver(ctx, routine, vendor_getrf_work(vendor_solver(ctx, 0), n, (B *)nullptr, n, &lwork));
         s != SMALLLA_SUCCESS)
         return s;
+    // A packed chunk's pivots go to scratch first, then to ipiv for the matrices that are there.
+    const bool pivots_apart = packed && a.ipiv.base != nullptr;
+    const size_t per_matrix = packed ? (size_t)n * n * sizeof(T) + (pivots_apart ? (size_t)n * sizeof(int) : 0) : 0;
     vendor_plan plan;
-    if (smallla_status_t s = vendor_prepare<T>(ctx, routine, a.batch, (size_t)lwork, packed ? (size_t)n * n * sizeof(T) : 0, plan);
-        s != SMALLLA_SUCCESS)
+    if (smallla_status_t s = vendor_prepare<T>(ctx, routine, a.batch, (size_t)lwork, per_matrix, plan); s != SMALLLA_SUCCESS)
         return s;
+    int *const wpiv = pivots_apart ? reinterpret_cast<int *>(plan.packed_area() + (size_t)plan.chunk * n * n * sizeof(T))
+                                   : nullptr;
     for (long long first = 0; first < a.batch; first += plan.chunk) {
         const int count = (int)std::min<long long>(plan.chunk, a.batch - first);
         host_view<T> m{a.A.base + (packed ? 0 : first * a.A.stride), a.A.ld, a.A.stride};
         if (packed) {
             m = host_view<T>{reinterpret_cast<T *>(plan.packed_area()), n, (long long)n * n};
-            copy_unless_same<T><<<count, apply_threads, 0, stream>>>(n, as_const(make_batch_ref(sub_batch(a.A, first))),
+            copy_unless_same<T><<<count, copy_threads, 0, stream>>>(n, as_const(make_batch_ref(sub_batch(a.A, first))),
                                                                      as_ref(m));
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         }
         if (smallla_status_t s = vendor_fork(ctx, routine, plan.lanes); s != SMALLLA_SUCCESS) return s;
         for (int b = 0; b < count; ++b) {
             const int l = lane_of(b, plan.lanes);
-            int *piv = a.ipiv.base ? a.ipiv.base + (first + b) * a.ipiv.stride : nullptr;
+            int *piv = pivots_apart ? wpiv + (size_t)b * n : a.ipiv.base ? a.ipiv.base + (first + b) * a.ipiv.stride : nullptr;
             const cusolverStatus_t st = vendor_getrf(vendor_solver(ctx, l), n, reinterpret_cast<B *>(m[b]), m.ld,
                                                      reinterpret_cast<B *>(plan.lane_area(l)), piv, a.info + first + b);
             if (st != CUSOLVER_STATUS_SUCCESS) {
@@ -156,8 +137,11 @@ smallla_status_t getrf_vendor(context &ctx, const char *routine, const getrf_arg
         }
         if (smallla_status_t s = vendor_join(ctx, plan.lanes); s != SMALLLA_SUCCESS) return s;
         if (packed) {
-            copy_unless_same<T><<<count, apply_threads, 0, stream>>>(n, as_const(as_ref(m)),
+            copy_unless_same<T><<<count, copy_threads, 0, stream>>>(n, as_const(as_ref(m)),
                                                                      make_batch_ref(sub_batch(a.A, first)));
+            if (pivots_apart)
+                pivots_where_present<T><<<count, 32, 0, stream>>>(n, make_batch_ref(sub_batch(a.A, first)), wpiv,
+                                                                  a.ipiv.base + first * a.ipiv.stride, a.ipiv.stride, count);
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         }
     }
@@ -220,8 +204,8 @@ smallla_status_t getrs_vendor(context &ctx, const char *routine, const getrs_arg
             T *area = reinterpret_cast<T *>(plan.packed_area());
             f = host_view<T>{area, n, (long long)n * n};
             x = host_view<T>{area + (size_t)plan.chunk * n * n, n, (long long)n * a.nrhs};
-            copy_unless_same<T><<<count, apply_threads, 0, stream>>>(n, make_batch_ref(sub_batch(a.A, first)), as_ref(f));
-            copy_block<T><<<count, apply_threads, 0, stream>>>(n, a.nrhs, as_const(make_batch_ref(sub_batch(a.B, first))),
+            copy_unless_same<T><<<count, copy_threads, 0, stream>>>(n, make_batch_ref(sub_batch(a.A, first)), as_ref(f));
+            copy_block<T><<<count, copy_threads, 0, stream>>>(n, a.nrhs, as_const(make_batch_ref(sub_batch(a.B, first))),
                                                                as_ref(x));
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         }
@@ -232,7 +216,7 @@ smallla_status_t getrs_vendor(context &ctx, const char *routine, const getrs_arg
         if (solved != SMALLLA_SUCCESS) return solved;
         if (joined != SMALLLA_SUCCESS) return joined;
         if (packed) {
-            copy_block<T><<<count, apply_threads, 0, stream>>>(n, a.nrhs, as_const(as_ref(x)),
+            copy_block<T><<<count, copy_threads, 0, stream>>>(n, a.nrhs, as_const(as_ref(x)),
                                                                make_batch_ref(sub_batch(a.B, first)));
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         }
@@ -247,14 +231,14 @@ smallla_status_t vendor_inverse(context &ctx, const char *routine, const vendor_
                                 const host_view<T> &f, const int *ipiv, long long piv_stride, const host_view<T> &c,
                                 int *info, int count) {
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
-    getri_blocked_prepare<T><<<count, apply_threads, 0, stream>>>(n, as_const(as_ref(f)), as_ref(c), info);
+    getri_blocked_prepare<T><<<count, copy_threads, 0, stream>>>(n, as_const(as_ref(f)), as_ref(c), info);
     if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
     if (smallla_status_t s = vendor_fork(ctx, routine, plan.lanes); s != SMALLLA_SUCCESS) return s;
     const smallla_status_t solved = vendor_solve<T>(ctx, routine, plan, SMALLLA_OP_N, n, n, f, ipiv, piv_stride, c, count);
     const smallla_status_t joined = vendor_join(ctx, plan.lanes);
     if (solved != SMALLLA_SUCCESS) return solved;
     if (joined != SMALLLA_SUCCESS) return joined;
-    factors_where_singular<T><<<count, apply_threads, 0, stream>>>(n, as_const(as_ref(f)), as_ref(c), info);
+    factors_where_singular<T><<<count, copy_threads, 0, stream>>>(n, as_const(as_ref(f)), as_ref(c), info);
     return check_launch(ctx, routine);
 }
 
@@ -275,7 +259,7 @@ smallla_status_t getri_vendor(context &ctx, const char *routine, const getri_arg
             T *area = reinterpret_cast<T *>(plan.packed_area());
             f = host_view<T>{area, n, (long long)n * n};
             c = host_view<T>{area + (size_t)plan.chunk * n * n, n, (long long)n * n};
-            copy_unless_same<T><<<count, apply_threads, 0, stream>>>(n, make_batch_ref(sub_batch(a.A, first)), as_ref(f));
+            copy_unless_same<T><<<count, copy_threads, 0, stream>>>(n, make_batch_ref(sub_batch(a.A, first)), as_ref(f));
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         }
         const int *ipiv = a.ipiv.base ? a.ipiv.base + first * a.ipiv.stride : nullptr;
@@ -283,7 +267,7 @@ smallla_status_t getri_vendor(context &ctx, const char *routine, const getri_arg
             s != SMALLLA_SUCCESS)
             return s;
         if (packed) {
-            copy_unless_same<T><<<count, apply_threads, 0, stream>>>(n, as_const(as_ref(c)),
+            copy_unless_same<T><<<count, copy_threads, 0, stream>>>(n, as_const(as_ref(c)),
                                                                      make_batch_ref(sub_batch(a.C, first)));
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         }
@@ -314,7 +298,7 @@ smallla_status_t matinv_vendor(context &ctx, const char *routine, const matinv_a
         const int count = (int)std::min<long long>(plan.chunk, a.batch - first);
         host_view<T> c{a.C.base + first * a.C.stride, a.C.ld, a.C.stride};
         if (packed_c) c = host_view<T>{area + (size_t)plan.chunk * n * n, n, (long long)n * n};
-        copy_unless_same<T><<<count, apply_threads, 0, stream>>>(n, make_batch_ref(sub_batch(a.A, first)), as_ref(f));
+        copy_unless_same<T><<<count, copy_threads, 0, stream>>>(n, make_batch_ref(sub_batch(a.A, first)), as_ref(f));
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         if (smallla_status_t s = vendor_fork(ctx, routine, plan.lanes); s != SMALLLA_SUCCESS) return s;
         for (int b = 0; b < count; ++b) {
@@ -332,7 +316,7 @@ smallla_status_t matinv_vendor(context &ctx, const char *routine, const matinv_a
             s != SMALLLA_SUCCESS)
             return s;
         if (packed_c) {
-            copy_unless_same<T><<<count, apply_threads, 0, stream>>>(n, as_const(as_ref(c)),
+            copy_unless_same<T><<<count, copy_threads, 0, stream>>>(n, as_const(as_ref(c)),
                                                                      make_batch_ref(sub_batch(a.C, first)));
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         }
