@@ -243,7 +243,7 @@ template <class C> void run(const options &o, int n) {
     fill(B0, (long long)n * nrhs * batch, n, 0.0, 0x5eedull + n);
 
     // The ceiling: the fastest of three ways to read and write the same bytes (the driver's memcpy alone ran
-    // at ~2570 or ~2950 GB/s depending on the buffers; see perf/NOTES.md, ninth round).
+    // at ~2570 or ~2950 GB/s depending on the buffers; perf/NOTES.md, "How the numbers are defined").
     const double memcpy_ms = median_ms(o.reps, [] {}, [&] { CK(cudaMemcpyAsync(A, A0, total, cudaMemcpyDeviceToDevice, stream)); });
     const double kernel_ms = median_ms(o.reps, [] {}, [&] { launch_copy_words(A0, A, total); });
     const double inplace_ms = median_ms(o.reps, [] {}, [&] { launch_copy_words(A, A, total); });

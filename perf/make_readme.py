@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""Writes perf/README.md, the current performance figures, from the committed records in perf/results/.
+
+usage: python3 perf/make_readme.py            writes perf/README.md
+       python3 perf/make_readme.py --check    exits 1 (and shows the difference) when perf/README.md is not what
+                                              this script writes; CTest runs it as perf_readme_current
+The figures are computed from the CSVs named in the list of inputs below, never typed: a new record is a change of
+that list (and a run of this script), not of the README. Python 3, standard library only.
+"""
+import csv
+import difflib
+import os
+import re
+import sys
+
+# ---- Inputs: the current records, relative to perf/. A new record changes these lines only. ----
+CURRENT_GPU_SWEEP = "results/2026-11-25-h100-f77ca08.csv"  # smallla-bench, >= 1 GiB a call, against cuBLAS
+CURRENT_GPU_MILLION = "results/2026-11-25-h100-f77ca08-1m.csv"  # smallla-bench --batch 1048576
+CURRENT_GPU_TESTS = [  # the GPU suite's records of that library (newest first)
+    "results/2026-11-25-h100-7950941-tests.txt",
+    "results/2026-11-25-h100-f77ca08-tests.txt",
+]
+CURRENT_GPU_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code, clocks as found"
+CURRENT_HOST = "results/2026-11-22-host-5716fd9.csv"  # smallla-bench-host against a loop of LAPACK calls
+CURRENT_HOST_MACHINE = "the development machine (x86-64, CPU model not recorded)"
+CURRENT_HOST_CODE = "d550f14"  # the commit that holds the measured host kernels (unchanged since)
+# ---------------------------------------------------------------------------------------------------------------
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUTPUT = os.path.join(HERE, "README.md")
+
+OPS = [  # (op in the CSV, heading)
+    ("getrf", "getrf: LU with partial pivoting"),
+    ("getrf_nopiv", "getrf without pivoting (ipiv = NULL)"),
+    ("getrs", "getrs: getrf then getrs with one right-hand side, timed together"),
+    ("getri", "getri: the inverse from the factors"),
+    ("matinv", "matinv: the inverse from A"),
+]
+PRECS = ["s", "d", "c", "z"]
+GPU_RANGES = [(1, 4), (5, 8), (9, 16), (17, 32), (33, 64), (65, 128), (129, 256), (257, 512), (513, 1024),
+              (1025, 1 << 30)]
+HOST_RANGES = [(2, 4)] + GPU_RANGES[1:]
+DEFAULT_OPS = ["getrf", "getrf_nopiv", "matinv", "getri", "getrs"]  # smallla_bench.cu's defaults
+HOST_ROUTINES = ["getrf", "getri", "matinv", "getrs"]  # bench_host.cpp's order
+
+
+def read_csv(rel):
+    with open(os.path.join(HERE, rel), newline="") as f:
+        return [row for row in csv.DictReader(line for line in f if not line.startswith("#"))]
+
+
+def record_name(rel):
+    """(date, card, commit) from a record's name DATE-CARD-COMMIT[-suffix].csv."""
+    m = re.match(r"(\d{4}-\d{2}-\d{2})-([a-z0-9]+)-([0-9a-f]{7,40})", os.path.basename(rel))
+    return (m.group(1), m.group(2), m.group(3)) if m else ("?", "?", "?")
+
+
+def compress(values):
+    """1,2,3,5,7,8 -> '1-3,5,7-8' (sorted, duplicates dropped)."""
+    out, vs = [], sorted(set(values))
+    i = 0
+    while i < len(vs):
+        j = i
+        while j + 1 < len(vs) and vs[j + 1] == vs[j] + 1:
+            j += 1
+        out.append(str(vs[i]) if i == j else "%d-%d" % (vs[i], vs[j]))
+        i = j + 1
+    return ",".join(out)
+
+
+def span(values, digits=2):
+    if not values:
+        return "-"
+    lo, hi = min(values), max(values)
+    return ("%.*f" % (digits, lo)) if round(lo, digits) == round(hi, digits) else "%.*f-%.*f" % (digits, lo, digits, hi)
+
+
+def range_label(lo, hi, ns):
+    """The row's label: the range, and the orders measured when the record has not every one of them."""
+    top = max(ns)
+    full = list(range(lo, min(hi, top) + 1))
+    label = "%d-%d" % (lo, hi) if hi < (1 << 30) else "%d-" % lo
+    return label if sorted(ns) == full and top == hi else "%s (n = %s)" % (label, compress(ns).replace(",", ", "))
+
+
+def number(row, key):
+    try:
+        v = float(row[key])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return v if v == v and v > 0 else None  # NaN or the bench's "no vendor" marks
+
+
+def gpu_tables(rows):
+    out = []
+    ops = [op for op, _ in OPS if any(r["op"] == op for r in rows)]
+    ops += sorted({r["op"] for r in rows} - set(ops))
+    heads = dict(OPS)
+    for op in ops:
+        sel = [r for r in rows if r["op"] == op]
+        precs = [p for p in PRECS if any(r["prec"] == p for r in sel)]
+        out.append("### %s\n" % heads.get(op, op))
+        out.append("| n | " + " | ".join("%s of copy | %s vs cuBLAS" % (p, p) for p in precs) + " |")
+        out.append("|---|" + "---|---|" * len(precs))
+        for lo, hi in GPU_RANGES:
+            ns = sorted({int(r["n"]) for r in sel if lo <= int(r["n"]) <= hi})
+            if not ns:
+                continue
+            cells = []
+            for p in precs:
+                cur = [r for r in sel if r["prec"] == p and lo <= int(r["n"]) <= hi]
+                cells.append(span([v for v in (number(r, "frac_copy") for r in cur) if v is not None]))
+                cells.append(span([v for v in (number(r, "speedup_vs_vendor") for r in cur) if v is not None]))
+            out.append("| %s | %s |" % (range_label(lo, hi, ns), " | ".join(cells)))
+        out.append("")
+    return out
+
+
+def least_speedup(rows):
+    have = [(number(r, "speedup_vs_vendor"), r) for r in rows]
+    have = [(v, r) for v, r in have if v is not None]
+    if not have:
+        return None
+    v, r = min(have, key=lambda t: t[0])
+    return "%.2fx (%s %s, n = %s)" % (v, r["op"], r["prec"], r["n"])
+
+
+def million_table(rows):
+    ns = sorted({int(r["n"]) for r in rows})
+    out = ["| op | p | " + " | ".join("n = %d: of copy, vs cuBLAS" % n for n in ns) + " |",
+           "|---|---|" + "---|" * len(ns)]
+    ops = [op for op, _ in OPS if any(r["op"] == op for r in rows)]
+    for op in ops:
+        for p in PRECS:
+            sel = {int(r["n"]): r for r in rows if r["op"] == op and r["prec"] == p}
+            if not sel:
+                continue
+            cells = []
+            for n in ns:
+                r = sel.get(n)
+                f = number(r, "frac_copy") if r else None
+                s = number(r, "speedup_vs_vendor") if r else None
+                cells.append("%s, %s" % ("%.2f" % f if f is not None else "-", "%.2fx" % s if s is not None else "-"))
+            out.append("| %s | %s | %s |" % (op, p, " | ".join(cells)))
+    return out
+
+
+def host_table(rows):
+    precs = [p for p in PRECS if any(r["precision"] == p for r in rows)]
+    routines = [x for x in HOST_ROUTINES if any(r["routine"] == x for r in rows)]
+    routines += sorted({r["routine"] for r in rows} - set(routines))
+    out = ["| routine | n | " + " | ".join(precs) + " |", "|---|---|" + "---|" * len(precs)]
+    for routine in routines:
+        sel = [r for r in rows if r["routine"] == routine]
+        for lo, hi in HOST_RANGES:
+            ns = sorted({int(r["n"]) for r in sel if lo <= int(r["n"]) <= hi})
+            if not ns:
+                continue
+            cells = [span([v for v in (number(r, "speedup") for r in sel
+                                       if r["precision"] == p and lo <= int(r["n"]) <= hi) if v is not None])
+                     for p in precs]
+            out.append("| %s | %s | %s |" % (routine, range_label(lo, hi, ns), " | ".join(cells)))
+    return out
+
+
+def tests_summary(rel):
+    """Each part's 'total:' line of a GPU suite record (run_gpu_suite.sh), e.g. 'tests 13 passed, 0 failed, ...'."""
+    try:
+        text = open(os.path.join(HERE, rel)).read()
+    except OSError:
+        return "missing"
+    parts = re.split(r"^GPU suite \((\w+)\):.*$", text, flags=re.M)  # [before, part, body, part, body, ...]
+    totals = []
+    for part, body in zip(parts[1::2], parts[2::2]):
+        m = re.search(r"^total: (.*)$", body, re.M)
+        totals.append("%s %s" % (part, m.group(1) if m else "no summary line"))
+    return "; ".join(totals) if totals else "no summary line"
+
+
+def link(rel, text=None):
+    return "[%s](%s)" % (text or os.path.basename(rel), rel)
+
+
+def generate():
+    sweep = read_csv(CURRENT_GPU_SWEEP)
+    million = read_csv(CURRENT_GPU_MILLION)
+    host = read_csv(CURRENT_HOST)
+    date, _, commit = record_name(CURRENT_GPU_SWEEP)
+    hdate, _, hcommit = record_name(CURRENT_HOST)
+    stem = os.path.splitext(CURRENT_GPU_SWEEP)[0]
+    ops_in = [op for op, _ in OPS if any(r["op"] == op for r in sweep)]
+    figures = [(op, stem + "-%s.png" % op) for op in ops_in if os.path.exists(os.path.join(HERE, stem + "-%s.png" % op))]
+    sweep_ns = compress(int(r["n"]) for r in sweep)
+    sweep_ops = [op for op in DEFAULT_OPS if any(r["op"] == op for r in sweep)]
+    sweep_precs = [p for p in PRECS if any(r["prec"] == p for r in sweep)]
+    million_ns = compress(int(r["n"]) for r in million)
+    million_batch = sorted({int(r["batch"]) for r in million})
+    host_ns = compress(int(r["n"]) for r in host)
+    host_threads = ", ".join(sorted({r["threads"] for r in host}, key=int))
+    host_precs = "".join(p for p in PRECS if any(r["precision"] == p for r in host))
+    opt_ops = "" if sweep_ops == DEFAULT_OPS else " --ops " + ",".join(sweep_ops)
+    opt_precs = "" if sweep_precs == PRECS else " --precs " + ",".join(sweep_precs)
+
+    out = []
+    w = out.append
+    w("# Current performance figures")
+    w("")
+    w("Generated by `python3 perf/make_readme.py` from the committed CSVs; do not edit it by hand (edit the script or")
+    w("its list of inputs and run it again; `python3 perf/make_readme.py --check`, the CTest test `perf_readme_current`,")
+    w("fails when this file is stale). How the numbers are defined, the kernels behind them and why the figures stand")
+    w("where they do: [NOTES.md](NOTES.md). The records: [results/README.md](results/README.md).")
+    w("")
+    w("## The current record")
+    w("")
+    w("- GPU: %s; the library of commit %s, measured %s (%s)." % (
+        CURRENT_GPU_DEVICE, commit, date, link(CURRENT_GPU_SWEEP)))
+    for t in CURRENT_GPU_TESTS:
+        w("- GPU suite, %s: %s." % (link(t), tests_summary(t)))
+    w("- Host: %s, %s OpenMP thread(s); the host kernels of %s, measured %s (%s)." % (
+        CURRENT_HOST_MACHINE, host_threads, CURRENT_HOST_CODE, hdate, link(CURRENT_HOST)))
+    slower = sorted(("%s %s %s" % (r["op"], r["prec"], r["n"])) for r in sweep
+                    if number(r, "speedup_vs_vendor") is not None and number(r, "speedup_vs_vendor") < 1.0)
+    least = least_speedup(sweep)
+    if least and not slower:
+        w("- Against cuBLAS: every op, precision and order of the sweep is at least as fast; the least speed-up is %s." % least)
+    elif slower:
+        w("- Against cuBLAS: slower at %d of %d cases (%s); the least speed-up is %s." % (
+            len(slower), len(sweep), ", ".join(slower[:12]) + (", ..." if len(slower) > 12 else ""), least))
+    w("")
+    w("## GPU: fraction of the copy bandwidth and speed-up over cuBLAS")
+    w("")
+    w("Each cell is the range (min-max) over the orders of its row: \"of copy\" is the bytes the op must move per")
+    w("second over a device-to-device copy of the same bytes (1.0 = the copy's speed; above 1 at n <= 2, see")
+    w("NOTES.md); \"vs cuBLAS\" is cuBLAS's time over ours on the same data in the same call (> 1: faster than")
+    w("cuBLAS). At least 1 GiB of matrices a call, the median of 5 runs. Issue 3's figures for n <= 32: 0.8 of copy")
+    w("for s and d, 0.7 for c and z (getrf, getrf+getrs, matinv); at least cuBLAS's speed everywhere.")
+    w("")
+    out += gpu_tables(sweep)
+    if figures:
+        w("Figures (GFLOP/s and fraction of copy against n, ours and cuBLAS's): " +
+          ", ".join(link(png, op) for op, png in figures) + ".")
+        w("")
+    w("## GPU: 1,048,576 matrices")
+    w("")
+    w("%s matrices a call (%s), n = %s: fraction of copy, speed-up over cuBLAS." % (
+        ", ".join("{:,}".format(b) for b in million_batch), link(CURRENT_GPU_MILLION), million_ns.replace(",", ", ")))
+    w("")
+    out += million_table(million)
+    w("")
+    w("## Host: speed-up over a loop of LAPACK calls")
+    w("")
+    w("Time per matrix of a loop of single-threaded LAPACK calls (xgetrf, xgetri on a copy, xgetrf + xgetri for")
+    w("matinv, xgetrs with one right-hand side) in an OpenMP loop over the batch, over smallla's host backend on the")
+    w("same threads and data (> 1: smallla faster); range (min-max) over the orders of each row (%s)." % link(CURRENT_HOST))
+    w("")
+    out += host_table(host)
+    w("")
+    w("## How to reproduce")
+    w("")
+    w("Build with the CUDA backend (nvcc; no GPU needed to build), stage it, and run on the GPU machine from the")
+    w("repository's root (the names of the new records follow DATE-CARD-COMMIT):")
+    w("")
+    w("```sh")
+    w("cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real   # sm_90 code for the H100")
+    w("cmake --build build -j")
+    w("bash tests/gpu/stage.sh build gpu-stage")
+    w("# on the GPU machine:")
+    w("export LD_LIBRARY_PATH=$PWD/gpu-stage/lib:$LD_LIBRARY_PATH")
+    w("gpu-stage/bin/smallla-bench%s%s --n %s --csv %s" % (opt_ops, opt_precs, sweep_ns, "perf/" + CURRENT_GPU_SWEEP))
+    w("gpu-stage/bin/smallla-bench --n %s --batch %s --csv %s" % (
+        million_ns, ",".join(str(b) for b in million_batch), "perf/" + CURRENT_GPU_MILLION))
+    w("bash gpu-stage/run_gpu_suite.sh gpu-stage suite-out tests")
+    w("bash gpu-stage/run_gpu_suite.sh gpu-stage suite-out sanitizers")
+    w("python3 perf/cuda/plot_bench.py %s   # %s-<op>.png (matplotlib)" % (
+        "perf/" + CURRENT_GPU_SWEEP, "perf/" + stem))
+    w("```")
+    w("")
+    w("smallla-bench's defaults give the rest: at least `--gib 1` of matrices a call, `--reps 5` (the median),")
+    w("`--nrhs 1`, every op and precision (`smallla-bench --help`). The host table, on a build with or without CUDA:")
+    w("")
+    w("```sh")
+    w("cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j")
+    w("OMP_NUM_THREADS=%s build/perf/host/smallla-bench-host --precisions %s --sizes %s --out %s" % (
+        host_threads, host_precs, host_ns, "perf/" + CURRENT_HOST))
+    w("python3 perf/host/plot_host.py %s   # the speed-ups as a PNG (matplotlib)" % ("perf/" + CURRENT_HOST))
+    w("```")
+    w("")
+    w("Then point the list of inputs at the top of `perf/make_readme.py` at the new records, run")
+    w("`python3 perf/make_readme.py`, add the records to `perf/results/README.md` and commit them with this file.")
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    if any(a not in ("--check",) for a in argv[1:]):
+        sys.stderr.write(__doc__)
+        return 2
+    text = generate()
+    if "--check" in argv[1:]:
+        try:
+            current = open(OUTPUT).read()
+        except OSError:
+            current = ""
+        if current == text:
+            print("perf/README.md is current")
+            return 0
+        diff = difflib.unified_diff(current.splitlines(True), text.splitlines(True), "perf/README.md (committed)",
+                                    "perf/README.md (generated)")
+        sys.stdout.writelines(list(diff)[:60])
+        print("\nperf/README.md is stale: run python3 perf/make_readme.py and commit it")
+        return 1
+    with open(OUTPUT, "w") as f:
+        f.write(text)
+    print("wrote", OUTPUT)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
