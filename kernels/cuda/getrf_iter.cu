@@ -11,6 +11,7 @@
 
 #include <limits>
 
+#include "common/grid.hpp"
 #include "common/iter_crout.hpp"
 #include "getrf_iter.hpp"
 
@@ -392,7 +393,7 @@ cudaError_t launch_getrf_iter(const getrf_iter_args<T> &a, const iter_layout &l,
     L.groups = l.groups;
     if (l.smem_bytes > 48 * 1024)
         cudaFuncSetAttribute(getrf_iter_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem_bytes);
-    const long long blocks = ((long long)a.batch + l.groups - 1) / l.groups;
+    const long long blocks = groups_for(a.batch, l.groups);
     getrf_iter_kernel<T><<<(unsigned)blocks, l.team * l.groups, l.smem_bytes, stream>>>(L);
     return cudaGetLastError();
 }

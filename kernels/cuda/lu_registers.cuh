@@ -12,6 +12,7 @@
 // Only definitions live here; lu_registers_*.cu instantiate them per precision and order range.
 #pragma once
 
+#include "common/grid.hpp"
 #include "device_common.cuh"
 #include "lu_registers.hpp"
 #include "lu_thread.cuh"
@@ -867,10 +868,8 @@ getrs_small_registers_prefetch(smallla_operation_t trans, int nrhs, batch_ref<co
 // Warps per block: enough matrices per block to keep blocks few, small enough for many resident blocks.
 template <int N> constexpr int warps_per_block() { return N <= 8 ? 2 : 4; }
 
-// Blocks for a batch at `per_block` matrices per block, in 64 bits (no overflow at a batch near INT_MAX).
-inline unsigned blocks_for_matrices(int batch, long long per_block) {
-    return (unsigned)(((long long)batch + per_block - 1) / per_block);
-}
+// Blocks for a batch at `per_block` matrices per block (common/grid.hpp: no overflow at a batch near INT_MAX).
+inline unsigned blocks_for_matrices(int batch, long long per_block) { return (unsigned)groups_for(batch, per_block); }
 template <int N> inline unsigned blocks_for(int batch, int warps) {
     return blocks_for_matrices(batch, (long long)warps * group_shape<N>::per_warp);
 }

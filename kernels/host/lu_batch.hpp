@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/args.hpp"
+#include "common/grid.hpp"
 #include "lu_host.hpp"
 #include "routing.hpp"
 
@@ -84,7 +85,7 @@ struct lane_group {
     int count;
 };
 template <int W, class F> inline void for_each_group(int batch, double flops_per_matrix, const F &body) {
-    const int groups = (batch + W - 1) / W;
+    const int groups = (int)groups_for(batch, W);
     for_each_matrix(groups, flops_per_matrix * W, [&](int g, int) {
         const long long first = (long long)g * W;
         body(lane_group{first, (int)std::min<long long>(W, batch - first)});

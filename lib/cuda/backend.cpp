@@ -272,6 +272,62 @@ size_t max_dynamic_shared_bytes(const context &ctx) {
     return (size_t)bytes;
 }
 
-}  // namespace cuda
+const char *route_table_name(const context &ctx) {
+    return static_cast<const cuda_kernels::route_table *>(ctx.cuda_routes)->name;
+}
 
+#if defined(SMALLLA_TUNING)
+namespace {
+// SMALLLA_ROUTE's entries, parsed once: "routine:precisions:n_from-n_to=family", comma-separated.
+struct forced_route {
+    cuda_kernels::routine r;
+    std::string precisions;
+    int n_from, n_to;
+    cuda_kernels::family f;
+};
+std::vector<forced_route> forced_routes() {
+    using cuda_kernels::family;
+    using cuda_kernels::routine;
+    static const char *routines[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv"};
+    static const char *families[] = {"thread",    "lane",    "lane_rolled", "two_rows",  "prefetch",
+                                     "two_warps", "columns", "blocked",     "one_block", "vendor"};
+    std::vector<forced_route> out;
+    const char *v = std::getenv("SMALLLA_ROUTE");
+    if (v == nullptr) return out;
+    const std::string all(v);
+    size_t start = 0;
+    while (start < all.size()) {
+        size_t end = all.find(',', start);
+        if (end == std::string::npos) end = all.size();
+        const std::string item = all.substr(start, end - start);
+        start = end + 1;
+        char rname[32] = {0}, precs[8] = {0}, fname[32] = {0};
+        int n0 = 0, n1 = 0;
+        if (std::sscanf(item.c_str(), "%31[a-z_]:%7[sdcz]:%d-%d=%31[a-z_]", rname, precs, &n0, &n1, fname) != 5) continue;
+        forced_route fr{routine::getrf, precs, n0, n1, family::one_block};
+        bool known_routine = false, known_family = false;
+        for (int i = 0; i < 5; ++i)
+            if (std::strcmp(rname, routines[i]) == 0) fr.r = static_cast<routine>(i), known_routine = true;
+        for (int i = 0; i < 10; ++i)
+            if (std::strcmp(fname, families[i]) == 0) fr.f = static_cast<family>(i), known_family = true;
+        if (known_routine && known_family) out.push_back(fr);
+    }
+    return out;
+}
+}  // namespace
+#endif
+
+cuda_kernels::family route(const context &ctx, cuda_kernels::routine r, char precision, int n, long long batch) {
+#if defined(SMALLLA_TUNING)
+    static const std::vector<forced_route> forced = forced_routes();
+    for (const forced_route &fr : forced)
+        if (fr.r == r && n >= fr.n_from && n <= fr.n_to && fr.precisions.find(precision) != std::string::npos &&
+            cuda_kernels::family_exists(r, fr.f, precision, n))
+            return fr.f;
+#endif
+    return cuda_kernels::find_route(*static_cast<const cuda_kernels::route_table *>(ctx.cuda_routes), r, precision, n,
+                                    batch);
+}
+
+}  // namespace cuda
 }  // namespace smallla

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "backend.hpp"
+#include "common/grid.hpp"
 #include "context.hpp"
 #include "cuda/getri_columns.hpp"
 #include "cuda/lu_blocked.cuh"
@@ -24,9 +25,7 @@ template <class T> matrix_batch<T> sub_batch(const matrix_batch<T> &m, long long
     return s;
 }
 
-inline unsigned grid_for(long long items, int threads) {
-    return (unsigned)((items + threads - 1) / threads);
-}
+inline unsigned grid_for(long long items, int threads) { return (unsigned)groups_for(items, threads); }
 
 template <class T> batch_ref<const T> as_const(const batch_ref<T> &r) { return {r.base, r.ptrs, r.stride, r.ld}; }
 

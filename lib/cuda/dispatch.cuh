@@ -196,7 +196,7 @@ template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &giv
             cudaFuncSetAttribute(getrs_general<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess)
             return too_large(ctx, "getrs", a.n);
         const long long jobs = (long long)a.batch * a.nrhs;
-        const long long blocks = (jobs + warps - 1) / warps;
+        const long long blocks = groups_for(jobs, warps);
         getrs_general<T><<<(unsigned)blocks, warps * 32, bytes, stream_of(ctx)>>>(
             a.trans, a.n, a.nrhs, make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.B), jobs);
     }

@@ -16,6 +16,7 @@
 // stops) cuBLAS's getrfBatched + getriBatched, timed together.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <cusolverDn.h>
 
 #include <algorithm>
 #include <cmath>
@@ -23,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "smallla.h"
@@ -59,6 +61,13 @@ smallla_handle_t handle;
 cublasHandle_t blas;
 cudaStream_t stream;
 
+template <class V> V one_of() { return V(1); }
+template <class V> V zero_of() { return V(0); }
+template <> cuComplex one_of<cuComplex>() { return make_cuComplex(1.0f, 0.0f); }
+template <> cuComplex zero_of<cuComplex>() { return make_cuComplex(0.0f, 0.0f); }
+template <> cuDoubleComplex one_of<cuDoubleComplex>() { return make_cuDoubleComplex(1.0, 0.0); }
+template <> cuDoubleComplex zero_of<cuDoubleComplex>() { return make_cuDoubleComplex(0.0, 0.0); }
+
 // The routines of one precision: ours (strided) and cuBLAS's (pointer arrays), on the public types.
 template <class C> struct prec;
 #define BENCH_PREC(x, X, C, V, is_cplx)                                                                        \
@@ -77,6 +86,22 @@ template <class C> struct prec;
         }                                                                                                      \
         static cublasStatus_t v_matinv(int n, C **a, C **c, int *info, int b) {                                \
             return cublas##X##matinvBatched(blas, n, (const V *const *)a, n, (V **)c, n, info, b);             \
+        }                                                                                                      \
+        static cusolverStatus_t s_getrf_work(cusolverDnHandle_t h, int n, C *a, int *lw) {                     \
+            return cusolverDn##X##getrf_bufferSize(h, n, n, (V *)a, n, lw);                                    \
+        }                                                                                                      \
+        static cusolverStatus_t s_getrf(cusolverDnHandle_t h, int n, C *a, C *w, int *p, int *info) {          \
+            return cusolverDn##X##getrf(h, n, n, (V *)a, n, (V *)w, p, info);                                  \
+        }                                                                                                      \
+        static cusolverStatus_t s_getrs(cusolverDnHandle_t h, int n, int nrhs, const C *a, const int *p, C *bb, \
+                                        int *info) {                                                           \
+            return cusolverDn##X##getrs(h, CUBLAS_OP_N, n, nrhs, (const V *)a, n, p, (V *)bb, n, info);        \
+        }                                                                                                      \
+        static cublasStatus_t gemm(int n, const C *a, const C *bb, C *c, int b) {                              \
+            const V one = one_of<V>(), zero = zero_of<V>();                                                    \
+            return cublas##X##gemmStridedBatched(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, (const V *)a, n, \
+                                                 (long long)n * n, (const V *)bb, n, (long long)n * n, &zero,  \
+                                                 (V *)c, n, (long long)n * n, b);                              \
         }                                                                                                      \
         static cublasStatus_t v_getrs(int n, int nrhs, C **a, const int *p, C **bb, int *hinfo, int b) {       \
             return cublas##X##getrsBatched(blas, CUBLAS_OP_N, n, nrhs, (const V *const *)a, n, p, (V **)bb, n, \
@@ -110,6 +135,17 @@ template <class C> void fill(C *x, long long elems, int n, double shift, unsigne
     else
         fill_random<double><<<4096, 256, 0, stream>>>((double *)x, elems * parts, parts, n, shift, seed);
     CK(cudaGetLastError());
+}
+
+// batch identity matrices of order n, one after the other.
+template <class C> __global__ void make_identities(C *x, int n, long long batch) {
+    const long long total = (long long)n * n * batch;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long w = e % ((long long)n * n);
+        x[e] = C{};
+        using part = std::conditional_t<sizeof(C) / (prec<C>::complex ? 2 : 1) == 4, float, double>;
+        if (w % n == w / n) *reinterpret_cast<part *>(&x[e]) = part(1);  // the real part
+    }
 }
 
 __global__ void make_pointers(void **out, char *base, long long stride_bytes, int batch) {
@@ -169,6 +205,9 @@ struct options {
     int reps = 5, nrhs = 1;
     bool vendor = true;
     std::string csv = "smallla-bench.csv";
+    bool grid = false;
+    std::vector<long long> batches{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+    double max_gib = 8.0;
 };
 
 std::vector<std::string> split(const std::string &s) {
@@ -335,6 +374,173 @@ template <class C> void run(const options &o, int n) {
     cudaFree(piv); cudaFree(vpiv); cudaFree(info); cudaFree(pa); cudaFree(pc); cudaFree(pb);
 }
 
+
+// ---- grid mode ---------------------------------------------------------------------------------------------
+cusolverDnHandle_t solvers[4];
+cudaStream_t side[4];
+cudaEvent_t fork_event, join_events[4];
+
+// cuSOLVER's single-matrix routine on each matrix, on `lanes` streams (1: the benchmark's stream itself).
+template <class Body> void on_lanes(int lanes, int batch, Body &&body) {
+    if (lanes == 1) {
+        for (int b = 0; b < batch; ++b) body(b, 0);
+        return;
+    }
+    CK(cudaEventRecord(fork_event, stream));
+    for (int l = 0; l < lanes; ++l) CK(cudaStreamWaitEvent(side[l], fork_event, 0));
+    for (int b = 0; b < batch; ++b) body(b, 1 + b % lanes);
+    for (int l = 0; l < lanes; ++l) {
+        CK(cudaEventRecord(join_events[l], side[l]));
+        CK(cudaStreamWaitEvent(stream, join_events[l], 0));
+    }
+}
+
+template <class C> void run_grid_cell(const options &o, const std::string &op, int n, long long batch, C *A0, C *A,
+                                      C *B0, C *B, C *Cm, C *work, int lwork, int *piv, int *info, void **pa, void **pb,
+                                      void **pc) {
+    using P = prec<C>;
+    const int b = (int)batch;
+    const long long sA = (long long)n * n;
+    const size_t mat_bytes = (size_t)sA * sizeof(C);
+    const double cplx = P::complex ? 4.0 : 1.0;
+    auto reset_A = [&] { CK(cudaMemcpyAsync(A, A0, mat_bytes * batch, cudaMemcpyDeviceToDevice, stream)); };
+    auto reset_AB = [&] {
+        reset_A();
+        CK(cudaMemcpyAsync(B, B0, (size_t)n * sizeof(C) * batch, cudaMemcpyDeviceToDevice, stream));
+    };
+    auto lane_solver = [&](int l) { return l == 0 ? solvers[0] : solvers[l - 1]; };
+    int hinfo = 0;
+    double ms = 0, cublas_ms = -1, s1 = -1, s4 = -1, flops = 0;
+    // The solver handles: lane 0 is the benchmark's stream, lanes 1..4 the side streams.
+    auto solver_on = [&](int l) {
+        cusolverDnHandle_t h = lane_solver(l);
+        cusolverDnSetStream(h, l == 0 ? stream : side[l - 1]);
+        return h;
+    };
+    if (op == "getrf") {
+        flops = cplx * flops_getrf(n) * batch;
+        ms = median_ms(o.reps, reset_A, [&] { CS(P::getrf(handle, n, A, n, sA, piv, n, info, b)); });
+        if (batch * mat_bytes <= ((size_t)1 << 31))
+            cublas_ms = median_ms(o.reps, reset_A, [&] { CB(P::v_getrf(n, (C **)pa, piv, info, b)); });
+        for (int lanes : {1, 4}) {
+            const double t = median_ms(o.reps, reset_A, [&] {
+                on_lanes(lanes, b, [&](int m, int l) {
+                    P::s_getrf(solver_on(l), n, A + m * sA, work + (size_t)(l == 0 ? 0 : l - 1) * lwork, piv + (size_t)m * n, info + m);
+                });
+            });
+            (lanes == 1 ? s1 : s4) = t;
+        }
+    } else if (op == "getrs") {
+        flops = cplx * (flops_getrf(n) + 2.0 * n * n - n) * batch;
+        ms = median_ms(o.reps, reset_AB, [&] {
+            CS(P::getrf(handle, n, A, n, sA, piv, n, info, b));
+            CS(P::getrs(handle, SMALLLA_OP_N, n, 1, A, n, sA, piv, n, B, n, n, b));
+        });
+        if (batch * mat_bytes <= ((size_t)1 << 31))
+            cublas_ms = median_ms(o.reps, reset_AB, [&] {
+                CB(P::v_getrf(n, (C **)pa, piv, info, b));
+                CB(P::v_getrs(n, 1, (C **)pa, piv, (C **)pb, &hinfo, b));
+            });
+        for (int lanes : {1, 4}) {
+            const double t = median_ms(o.reps, reset_AB, [&] {
+                on_lanes(lanes, b, [&](int m, int l) {
+                    cusolverDnHandle_t h = solver_on(l);
+                    P::s_getrf(h, n, A + m * sA, work + (size_t)(l == 0 ? 0 : l - 1) * lwork, piv + (size_t)m * n, info + m);
+                    P::s_getrs(h, n, 1, A + m * sA, piv + (size_t)m * n, B + (size_t)m * n, info + m);
+                });
+            });
+            (lanes == 1 ? s1 : s4) = t;
+        }
+    } else if (op == "matinv") {
+        flops = cplx * (flops_getrf(n) + flops_getri(n)) * batch;
+        ms = median_ms(o.reps, [] {}, [&] { CS(P::matinv(handle, n, A0, n, sA, Cm, n, sA, info, b)); });
+        if (batch * mat_bytes <= ((size_t)1 << 31))
+            cublas_ms = median_ms(o.reps, reset_A, [&] {
+                if (n <= 32) {
+                    CB(P::v_matinv(n, (C **)pa, (C **)pc, info, b));
+                } else {
+                    CB(P::v_getrf(n, (C **)pa, piv, info, b));
+                    CB(P::v_getri(n, (C **)pa, piv, (C **)pc, info, b));
+                }
+            });
+        // cuSOLVER has no getri: getrf, then getrs on the identity (A and the identities reset untimed).
+        for (int lanes : {1, 4}) {
+            const double t = median_ms(o.reps, [&] {
+                reset_A();
+                make_identities<<<1024, 256, 0, stream>>>(Cm, n, batch);
+                CK(cudaGetLastError());
+            }, [&] {
+                on_lanes(lanes, b, [&](int m, int l) {
+                    cusolverDnHandle_t h = solver_on(l);
+                    P::s_getrf(h, n, A + m * sA, work + (size_t)(l == 0 ? 0 : l - 1) * lwork, piv + (size_t)m * n, info + m);
+                    P::s_getrs(h, n, n, A + m * sA, piv + (size_t)m * n, Cm + m * sA, info + m);
+                });
+            });
+            (lanes == 1 ? s1 : s4) = t;
+        }
+    }
+    // The compute ceiling: cuBLAS's strided-batched GEMM of the same order and batch (C = A B).
+    const double gemm_ms = median_ms(o.reps, [] {}, [&] { CB(P::gemm(n, A0, A0, Cm, b)); });
+    const double gemm_gflops = cplx * 2.0 * n * (double)n * n * batch / (gemm_ms * 1e6);
+    const char *names[] = {"cublas", "cusolver", "cusolver4"};
+    const double v[] = {cublas_ms, s1, s4};
+    int best = -1;
+    for (int i = 0; i < 3; ++i)
+        if (v[i] > 0 && (best < 0 || v[i] < v[best])) best = i;
+    const double gflops = flops / (ms * 1e6);
+    std::fprintf(csv_file, "%s,%s,%d,%lld,%.4f,%.2f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.2f,%.4f\n", op.c_str(), P::name, n,
+                 batch, ms, gflops, cublas_ms, s1, s4, names[best], v[best], ms / v[best], gemm_gflops,
+                 gflops / gemm_gflops);
+    std::fflush(csv_file);
+    std::printf("%-7s %-2s %5d %6lld %10.3f %9.1f %10.3f %10.3f %10.3f %-9s %6.3f %9.1f %6.3f\n", op.c_str(), P::name, n,
+                batch, ms, gflops, cublas_ms, s1, s4, names[best], ms / v[best], gemm_gflops, gflops / gemm_gflops);
+    std::fflush(stdout);
+}
+
+template <class C> void run_grid(const options &o, int n) {
+    using P = prec<C>;
+    const size_t mat_bytes = (size_t)n * n * sizeof(C);
+    long long max_batch = 0;
+    for (long long bt : o.batches)
+        if ((double)bt * mat_bytes * 3 <= o.max_gib * 1073741824.0) max_batch = std::max(max_batch, bt);
+    if (max_batch == 0) {
+        done_rows += (int)(o.ops.size() * o.batches.size());
+        return;
+    }
+    C *A0, *A, *B0, *B, *Cm, *work;
+    int *piv, *info;
+    void **pa, **pb, **pc;
+    int lwork = 0;
+    CK(cudaMalloc(&A0, mat_bytes * max_batch));
+    CK(cudaMalloc(&A, mat_bytes * max_batch));
+    CK(cudaMalloc(&Cm, mat_bytes * max_batch));
+    CK(cudaMalloc(&B0, (size_t)n * sizeof(C) * max_batch));
+    CK(cudaMalloc(&B, (size_t)n * sizeof(C) * max_batch));
+    CK(cudaMalloc(&piv, sizeof(int) * (size_t)n * max_batch));
+    CK(cudaMalloc(&info, sizeof(int) * (size_t)max_batch));
+    CK(cudaMalloc(&pa, sizeof(void *) * max_batch));
+    CK(cudaMalloc(&pb, sizeof(void *) * max_batch));
+    CK(cudaMalloc(&pc, sizeof(void *) * max_batch));
+    if (P::s_getrf_work(solvers[0], n, A, &lwork) != CUSOLVER_STATUS_SUCCESS) std::exit(2);
+    CK(cudaMalloc(&work, sizeof(C) * (size_t)std::max(lwork, 1) * 4));
+    make_pointers<<<1024, 256, 0, stream>>>(pa, (char *)A, (long long)mat_bytes, (int)max_batch);
+    make_pointers<<<1024, 256, 0, stream>>>(pb, (char *)B, (long long)n * sizeof(C), (int)max_batch);
+    make_pointers<<<1024, 256, 0, stream>>>(pc, (char *)Cm, (long long)mat_bytes, (int)max_batch);
+    fill(B0, (long long)n * max_batch, n, 0.0, 0xB0ull + n);
+    for (long long batch : o.batches) {
+        for (const std::string &op : o.ops) {
+            ++done_rows;
+            if (batch > max_batch) continue;
+            std::fprintf(stderr, "\r[%d/%d] %s %s n=%d batch=%lld ...      ", done_rows, total_rows, op.c_str(), P::name, n,
+                         batch);
+            fill(A0, (long long)n * n * batch, n, 0.0, 0xC0FFEEull * (n + 1) + batch + op.size());
+            run_grid_cell<C>(o, op, n, batch, A0, A, B0, B, Cm, work, lwork, piv, info, pa, pb, pc);
+        }
+    }
+    cudaFree(A0); cudaFree(A); cudaFree(Cm); cudaFree(B0); cudaFree(B); cudaFree(work);
+    cudaFree(piv); cudaFree(info); cudaFree(pa); cudaFree(pb); cudaFree(pc);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -356,9 +562,16 @@ int main(int argc, char **argv) {
         else if (a == "--nrhs") o.nrhs = std::atoi(next().c_str());
         else if (a == "--csv") o.csv = next();
         else if (a == "--no-vendor") o.vendor = false;
+        else if (a == "--grid") o.grid = true;
+        else if (a == "--batches") {
+            o.batches.clear();
+            for (int v : parse_orders(next())) o.batches.push_back(v);
+        } else if (a == "--max-gib") o.max_gib = std::atof(next().c_str());
         else {
             std::printf("usage: smallla-bench [--ops getrf,getrf_nopiv,matinv,getri,getrs] [--precs s,d,c,z]\n"
-                        "       [--n 1-32,64] [--gib 1] [--batch B] [--reps 5] [--nrhs 1] [--csv file] [--no-vendor]\n");
+                        "       [--n 1-32,64] [--gib 1] [--batch B] [--reps 5] [--nrhs 1] [--csv file] [--no-vendor]\n"
+                        "       smallla-bench --grid [--ops getrf,getrs,matinv] [--precs ...] [--n 64,128,...]\n"
+                        "       [--batches 1,2,4,...] [--max-gib 8] [--reps 3] [--csv file]\n");
             return a == "--help" ? 0 : 2;
         }
     }
@@ -379,6 +592,32 @@ int main(int argc, char **argv) {
     CB(cublasSetStream(blas, stream));
     csv_file = std::fopen(o.csv.c_str(), "w");
     if (!csv_file) { std::perror(o.csv.c_str()); return 1; }
+    if (o.grid) {
+        for (int l = 0; l < 4; ++l) {
+            CK(cudaStreamCreateWithFlags(&side[l], cudaStreamNonBlocking));
+            CK(cudaEventCreateWithFlags(&join_events[l], cudaEventDisableTiming));
+            if (cusolverDnCreate(&solvers[l]) != CUSOLVER_STATUS_SUCCESS) return 1;
+        }
+        CK(cudaEventCreateWithFlags(&fork_event, cudaEventDisableTiming));
+        CK(cudaEventRecord(fork_event, stream));
+        std::fprintf(csv_file, "op,prec,n,batch,ms,gflops,cublas_ms,cusolver_ms,cusolver4_ms,best_vendor,best_vendor_ms,"
+                               "ratio,gemm_gflops,frac_gemm\n");
+        std::printf("# %s, %d SMs; median of %d runs; grid of n x batch against every vendor route\n", prop.name,
+                    prop.multiProcessorCount, o.reps);
+        std::printf("%-7s %-2s %5s %6s %10s %9s %10s %10s %10s %-9s %6s %9s %6s\n", "op", "p", "n", "batch", "ms",
+                    "GFLOP/s", "cuBLAS", "cuSOLVER", "cuSOLVERx4", "best", "ratio", "GEMM", "fGEMM");
+        total_rows = (int)(o.ops.size() * o.precs.size() * o.orders.size() * o.batches.size());
+        for (const std::string &p : o.precs)
+            for (int n : o.orders) {
+                if (p == "s") run_grid<float>(o, n);
+                else if (p == "d") run_grid<double>(o, n);
+                else if (p == "c") run_grid<smallla_complex_float>(o, n);
+                else if (p == "z") run_grid<smallla_complex_double>(o, n);
+            }
+        std::fprintf(stderr, "\ndone\n");
+        std::fclose(csv_file);
+        return 0;
+    }
     std::fprintf(csv_file, "op,prec,n,batch,ms,gflops,gbs,frac_copy,vendor_ms,speedup_vs_vendor\n");
     std::printf("# %s, %d SMs; median of %d runs; >= %.2f GiB of matrices per call%s\n", prop.name,
                 prop.multiProcessorCount, o.reps, o.gib, o.fixed_batch ? " (fixed batch)" : "");
