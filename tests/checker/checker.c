@@ -1,5 +1,8 @@
 /* The shared test library of smallla's suites: see checker.h for what each part is for. */
+#define _GNU_SOURCE /* dladdr, RTLD_DEFAULT: which LAPACK the oracle calls really reach */
 #include "checker.h"
+
+#include <dlfcn.h>
 
 #include <complex.h>
 #include <float.h>
@@ -618,6 +621,32 @@ extern void cgetrs_(const char *trans, const int *n, const int *nrhs, const void
 extern void zgetrs_(const char *trans, const int *n, const int *nrhs, const void *a, const int *lda,
                     const int *ipiv, void *b, const int *ldb, int *info, size_t trans_len);
 
+/* A BLAS routine the checker refers to itself (only its address is taken), so that libblas.so.3 is a direct
+ * dependency of every suite even under --as-needed: loaded from the oracle's folder first, it is the BLAS that
+ * the oracle's LAPACK calls bind to (cmake/oracle_lapack.cmake). */
+extern void dgemm_(void);
+
+/* Prints which files provide the oracle's LAPACK and BLAS. With the reference oracle (SMALLLA_TEST_REFERENCE_LAPACK,
+ * cmake/oracle_lapack.cmake) returns 0 when OpenBLAS was loaded instead, for example through LD_LIBRARY_PATH or a
+ * staging that copied the alternatives' liblapack.so.3: its getrf rounds differently on extreme inputs, and the
+ * suites' verdicts would not be reference LAPACK's. */
+static int oracle_loaded(const char *suite) {
+    Dl_info li, bi;
+    const char *lapack = dladdr((const void *)dgetrf_, &li) && li.dli_fname ? li.dli_fname : "(unknown)";
+    const char *blas = dladdr((const void *)dgemm_, &bi) && bi.dli_fname ? bi.dli_fname : "(unknown)";
+    printf("%s: LAPACK oracle from %s, BLAS from %s\n", suite, lapack, blas);
+#ifdef SMALLLA_TEST_REFERENCE_LAPACK
+    if (dlsym(RTLD_DEFAULT, "openblas_get_config") != NULL) {
+        fprintf(stderr,
+                "%s: the tests' oracle must be reference LAPACK, but OpenBLAS is loaded (LAPACK from %s, BLAS from "
+                "%s); see cmake/oracle_lapack.cmake\n",
+                suite, lapack, blas);
+        return 0;
+    }
+#endif
+    return 1;
+}
+
 int chk_lapack_getrf(chk_prec p, int n, void *A, int lda, int *ipiv) {
     int info = 0;
     if (n <= 0) return 0;
@@ -761,6 +790,7 @@ int chk_main(int argc, char **argv, const char *suite, const struct CMUnitTest *
         fprintf(stderr, "%s: unknown backend \"%s\" (host or cuda)\n", suite, which);
         return 2;
     }
+    if (!oracle_loaded(suite)) return 1;
     if (smallla_create(&host_env.h, SMALLLA_BACKEND_HOST) != SMALLLA_SUCCESS) {
         fprintf(stderr, "%s: cannot create a host handle: %s\n", suite, smallla_last_error(NULL));
         return 1;

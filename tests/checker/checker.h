@@ -10,8 +10,10 @@
  *     elements hold a NaN pattern, so that writes outside the matrices and reads of gap elements show;
  *     outputs can be poisoned with another NaN pattern to prove that every element was written;
  *   - LAPACK's test ratios (xGET01, xGET02, xGET03 in spirit) computed in double/complex double;
- *   - the LAPACK oracle (Debian's LAPACK through LAPACK::LAPACK) and a pivot comparison that tolerates
- *     only genuine near-ties;
+ *   - the LAPACK oracle: reference LAPACK and BLAS, linked explicitly whatever the system's liblapack.so.3
+ *     is (cmake/oracle_lapack.cmake says why; chk_main prints the files loaded and, with the reference
+ *     oracle, refuses to run when OpenBLAS was loaded instead), and a pivot comparison that tolerates only
+ *     genuine near-ties;
  *   - a backend abstraction: a suite runs against SMALLLA_BACKEND_HOST or SMALLLA_BACKEND_CUDA, chosen on
  *     the command line. The chk_* call wrappers take HOST buffers; on the CUDA backend they mirror every
  *     chk_alloc'd buffer to device memory, run the call, wait for the handle's stream and copy the buffers
@@ -219,7 +221,7 @@ double chk_ratio_solve(chk_prec p, smallla_operation_t trans, int n, int nrhs, c
                        const void *X, int ldx, const void *B0, int ldb0);
 
 /* ---------------------------------------------------------------------------------------------------- */
-/* The LAPACK oracle (Debian's LAPACK) and reference computations                                       */
+/* The LAPACK oracle (reference LAPACK) and reference computations                                      */
 /* ---------------------------------------------------------------------------------------------------- */
 
 /** LAPACK xGETRF in place; returns info. */
