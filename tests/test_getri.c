@@ -1,7 +1,7 @@
 /* getri (inverse from the LU factors, out of place): every precision, both forms, n = 0..40 and larger,
  * batch 0, 1 and hundreds, gaps, LAPACK's matrix types, ipiv == NULL, NaN. The factors come from LAPACK
- * (so this suite does not depend on the library's getrf); the inverse must give
- * ||A C - I|| / (n ||A|| ||C|| eps) < 30, info as LAPACK's (first exactly zero U(j,j)), A and ipiv untouched. */
+ * (so this suite does not depend on the library's getrf); the inverse must give xGET03's
+ * ||I - C A|| / (n ||A|| ||C|| eps) < 30, info as LAPACK's (first exactly zero U(j,j)), A and ipiv untouched. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -66,7 +66,7 @@ static void run_getri(chk_prec p, const getri_case *c) {
         if (chk_batch_unwritten(C, b))
             chk_fail("%s: matrix %d: %lld elements of C not written", what, b, chk_batch_unwritten(C, b));
         double r = chk_ratio_inverse(p, n, chk_batch_mat(A0, b), lda, chk_batch_mat(C, b), ldc);
-        if (!(r < CHK_THRESHOLD)) chk_fail("%s: matrix %d: ||AC - I|| ratio %g >= %g", what, b, r, CHK_THRESHOLD);
+        if (!(r < CHK_THRESHOLD)) chk_fail("%s: matrix %d: ||I - CA|| ratio %g >= %g", what, b, r, CHK_THRESHOLD);
     }
     if (chk_on_device(env) && n > 0 && batch > 0) { /* the host backend as the reference */
         chk_batch *Ch = chk_batch_new(p, c->form, n, n, ldc, sC, batch, &rng);

@@ -1,7 +1,7 @@
 /* getrs (solve with A, A^T or A^H from the LU factors): every precision, both forms, trans N/T/C, nrhs 1
  * and several, n = 0..40 and larger, batch 0, 1 and hundreds, gaps (ldb > n, strides), LAPACK's nonsingular
  * matrix types, ipiv == NULL, NaN in B. The factors come from LAPACK; the solution must give
- * max_j ||B_j - op(A) X_j|| / (||op(A)|| ||X_j|| n eps) < 30, with A and ipiv untouched. */
+ * xGET02's max_j ||B_j - op(A) X_j|| / (||op(A)|| ||X_j|| eps) < 30, with A and ipiv untouched. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* matinv (fused LU and inverse, out of place or in place): every precision, both forms, n = 0..40 and
- * larger, batch 0, 1 and hundreds, gaps, LAPACK's matrix types, NaN/Inf. The inverse must give
- * ||A C - I|| / (n ||A|| ||C|| eps) < 30; info must be LAPACK getrf's; A must be untouched out of place. */
+ * larger, batch 0, 1 and hundreds, gaps, LAPACK's matrix types, NaN/Inf. The inverse must give xGET03's
+ * ||I - C A|| / (n ||A|| ||C|| eps) < 30; info must be LAPACK getrf's; A must be untouched out of place. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -72,7 +72,7 @@ static void run_matinv(chk_prec p, const matinv_case *c) {
         if (C != A && chk_batch_unwritten(C, b))
             chk_fail("%s: matrix %d: %lld elements of C not written", what, b, chk_batch_unwritten(C, b));
         double r = chk_ratio_inverse(p, n, chk_batch_mat(A0, b), lda, chk_batch_mat(C, b), ldc);
-        if (!(r < CHK_THRESHOLD)) chk_fail("%s: matrix %d: ||AC - I|| ratio %g >= %g", what, b, r, CHK_THRESHOLD);
+        if (!(r < CHK_THRESHOLD)) chk_fail("%s: matrix %d: ||I - CA|| ratio %g >= %g", what, b, r, CHK_THRESHOLD);
     }
     if (chk_on_device(env) && n > 0 && batch > 0) {
         chk_batch *Ah = chk_batch_clone(A0), *Ch = chk_batch_clone(C);

@@ -1,9 +1,9 @@
 // smallla-check-cuda: a standalone correctness sweep of the CUDA backend against the host backend, through
 // the public API only. For every routine, precision and order in the sweep it runs both backends on the
 // same inputs (strided with gaps, pointer arrays, and packed strided batches for n <= 16) and checks:
-// info equal; ipiv equal (except at a near-tie, reported and counted: see near_tie); LAPACK's test ratios
-// below 30 (||PA - LU||_1 / (n ||A||_1 eps), ||A C - I||_1 / (n ||A||_1 ||C||_1 eps), ||B - op(A) X||_1 /
-// (||A||_1 ||X||_1 n eps)); every element outside the matrices untouched. Inputs include
+// info equal; ipiv equal (except at a near-tie, reported and counted: the one rule of tests/checker/near_tie.h);
+// LAPACK's test ratios below 30, as LAPACK's xGET01, xGET03 and xGET02 define them (ratio functions below);
+// every element outside the matrices untouched. Inputs include
 // random matrices, exact pivot ties, a zero column (info > 0) and NaN. Prints one line per failure and a
 // summary; exit status 0 only when everything passed, 77 when there is no CUDA device (skipped).
 // SMALLLA_CHECK_ALL_DEVICES=1 runs the sweep on every device in turn, in one process.
@@ -14,10 +14,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "../../tests/checker/near_tie.h"
 #include "smallla.h"
 
 namespace {
@@ -41,12 +43,13 @@ void fail(const std::string &what) {
 template <class C> struct api;
 using cld = std::complex<long double>;
 
-#define SMALLLA_API_TABLE(x, C, R, eps_)                                                                       \
+// eps(): LAPACK's xLAMCH('Epsilon'), half an ulp of 1 (2^-24, 2^-53), as the test ratios use it.
+#define SMALLLA_API_TABLE(x, C, R)                                                                             \
     template <> struct api<C> {                                                                                \
         using real = R;                                                                                        \
         static constexpr const char *name = #x;                                                                \
         static constexpr bool is_complex = sizeof(C) == 2 * sizeof(R);                                          \
-        static double eps() { return eps_; }                                                                   \
+        static double eps() { return std::numeric_limits<R>::epsilon() / 2; }                                  \
         static constexpr auto getrf_s = smallla_##x##getrfStridedBatched;                                      \
         static constexpr auto getrf_p = smallla_##x##getrfBatched;                                             \
         static constexpr auto getri_s = smallla_##x##getriStridedBatched;                                      \
@@ -56,10 +59,10 @@ using cld = std::complex<long double>;
         static constexpr auto getrs_s = smallla_##x##getrsStridedBatched;                                      \
         static constexpr auto getrs_p = smallla_##x##getrsBatched;                                             \
     };
-SMALLLA_API_TABLE(s, float, float, 5.96e-8)
-SMALLLA_API_TABLE(d, double, double, 1.11e-16)
-SMALLLA_API_TABLE(c, smallla_complex_float, float, 5.96e-8)
-SMALLLA_API_TABLE(z, smallla_complex_double, double, 1.11e-16)
+SMALLLA_API_TABLE(s, float, float)
+SMALLLA_API_TABLE(d, double, double)
+SMALLLA_API_TABLE(c, smallla_complex_float, float)
+SMALLLA_API_TABLE(z, smallla_complex_double, double)
 
 template <class C> cld to_c(const C &x) {
     if constexpr (api<C>::is_complex) {
@@ -94,21 +97,17 @@ long double norm1(const mat &a, int n) {
     return best;
 }
 
-// For a pivot that differs from the host's at step k: how close the host's choice was to the runner-up, from
-// the host's factors (candidate i > k had |L(i,k) U(k,k)|, the pivot |U(k,k)|, in getf2's |Re| + |Im|).
-inline long double pivot_gap(const mat &lu, int n, int k) {
-    auto abs1 = [](cld z) { return std::fabs(z.real()) + std::fabs(z.imag()); };
-    const long double top = abs1(lu[k + (long long)k * n]);
-    long double second = 0;
-    for (int i = k + 1; i < n; ++i) second = std::max(second, abs1(lu[i + (long long)k * n] * lu[k + (long long)k * n]));
-    return top > 0 ? (top - second) / top : 0.0L;
+// A pivot that differs from the host's, first at step k: tests/checker/near_tie.h's rule (the one of every
+// smallla test) on the original matrix a with the host's pivots as the reference. A near-tie is reported and
+// counted, not failed (the factorization must still pass the ratio); *gap receives the candidates' relative gap.
+inline bool near_tie(const mat &a, int n, const int *piv_ref, const int *piv, int k, double eps, double *gap) {
+    std::vector<double> w(2 * (size_t)n * n);
+    for (size_t e = 0; e < (size_t)n * n; ++e) {
+        w[2 * e] = (double)a[e].real();
+        w[2 * e + 1] = (double)a[e].imag();
+    }
+    return chk_near_tie_replay(n, w.data(), piv_ref, piv, k, eps, gap) == 1;
 }
-// A near-tie: the two candidates differ by less than the rounding that k updates may put on them (n eps, no
-// growth assumed). There the pivot depends on the order of the update's sums (LAPACK's blocked and unblocked
-// getrf can differ too), so a different pivot is reported and counted, not failed; the factorization must
-// still pass the backward-error ratio. Any larger gap, and an exact tie (gap 0: LAPACK's first maximum wins),
-// must give the host's pivot.
-inline bool near_tie(long double gap, int n, double eps) { return gap > 0 && gap <= (long double)n * eps; }
 int near_ties = 0;
 
 // The inputs of one test: kind 0 random, 1 exact ties in column 0, 2 zero column, 3 NaN entry, 4 diagonally
@@ -170,7 +169,11 @@ template <class C> mat extract(const std::vector<C> &buf, long long off, int n, 
     return m;
 }
 
-// ||P A - L U||_1 / (n ||A||_1 eps) with ipiv 1-based (or nullptr).
+// LAPACK's test ratios, computed in long double; the norms as LAPACK's: xLANGE (moduli) for matrices, xASUM
+// (|Re| + |Im| for complex types) for the columns of xGET02.
+inline long double abs1(const cld &z) { return std::fabs(z.real()) + std::fabs(z.imag()); }
+// xGET01: ||P A - L U||_1 / (n ||A||_1 eps) with ipiv 1-based (or nullptr); ||A||_1 = 0: 0 for a zero residual,
+// else 1/eps.
 long double getrf_ratio(const mat &a, const mat &lu, const int *ipiv, int n, double eps) {
     mat pa = a;
     if (ipiv)
@@ -186,18 +189,52 @@ long double getrf_ratio(const mat &a, const mat &lu, const int *ipiv, int n, dou
             for (int k = 0; k <= std::min(i, j); ++k) s += (k == i ? cld(1) : lu[i + k * n]) * lu[k + j * n];
             r[i + j * n] = pa[i + j * n] - s;
         }
-    const long double an = norm1(a, n);
-    return an == 0 ? 0 : norm1(r, n) / (n * an * eps);
+    const long double an = norm1(a, n), resid = norm1(r, n);
+    if (an <= 0) return resid != 0 ? 1.0L / eps : 0.0L;
+    return resid / n / an / eps;
 }
+// xGET03: ||I - C A||_1 / (n ||A||_1 ||C||_1 eps) (the inverse times A, in this order); 1/eps when a norm is 0.
 long double inverse_ratio(const mat &a, const mat &c, int n, double eps) {
+    const long double an = norm1(a, n), cn = norm1(c, n);
+    if (an <= 0 || cn <= 0) return 1.0L / eps;
     mat r(n * n);
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
             cld s = i == j ? cld(1) : cld(0);
-            for (int k = 0; k < n; ++k) s -= a[i + k * n] * c[k + j * n];
+            for (int k = 0; k < n; ++k) s -= c[i + k * n] * a[k + j * n];
             r[i + j * n] = s;
         }
-    return norm1(r, n) / (n * norm1(a, n) * norm1(c, n) * eps);
+    return norm1(r, n) * (1.0L / an / cn) / eps / n;
+}
+// xGET02: max over the right-hand sides j of ||B_j - op(A) X_j||_1 / (||op(A)||_1 ||X_j||_1 eps), no factor n;
+// ||op(A)||_1 = xLANGE('1') of A for N, xLANGE('I') for T and C; 1/eps when ||op(A)||_1 or some ||X_j||_1 is 0.
+// b0 and x point at one matrix's right-hand sides: element i of column r at i + r*ldb.
+template <class C>
+long double solve_ratio(const mat &a, int trans, int n, int nrhs, const C *b0, const C *x, int ldb, double eps) {
+    long double an = 0;
+    for (int j = 0; j < n; ++j) {
+        long double s = 0;
+        for (int i = 0; i < n; ++i) s += std::abs(trans == 0 ? a[i + j * n] : a[j + i * n]);
+        an = std::max(an, s);
+    }
+    if (an <= 0) return 1.0L / eps;
+    long double worst = 0;
+    for (int r = 0; r < nrhs; ++r) {
+        long double rs = 0, xs = 0;
+        for (int i = 0; i < n; ++i) {
+            cld s = to_c(b0[i + r * ldb]);
+            for (int k = 0; k < n; ++k) {
+                cld aik = trans == 0 ? a[i + k * n] : a[k + i * n];
+                if (trans == 2) aik = std::conj(aik);
+                s -= aik * to_c(x[k + r * ldb]);
+            }
+            rs += abs1(s);
+            xs += abs1(to_c(x[i + r * ldb]));
+        }
+        const long double ratio = xs <= 0 ? 1.0L / eps : rs / an / xs / eps;
+        if (!(ratio <= worst)) worst = ratio;  // NaN stays
+    }
+    return worst;
 }
 
 template <class C> bool finite_matrix(const mat &m) {
@@ -283,18 +320,20 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
                     if (pivoting)
                         for (int k = 0; k < n; ++k)
                             if (dp[b * pstride + k] != hpiv[b * sp + k]) {
-                                const long double gap = pivot_gap(extract(hh_lu, b * stride, n, ld), n, k);
+                                double gap = 0;
+                                const bool tie = near_tie(extract(h0, b * stride, n, ld), n, &hpiv[b * sp],
+                                                          &dp[b * pstride], k, eps, &gap);
                                 char g[64];
-                                std::snprintf(g, sizeof g, "%.2Le", gap);
+                                std::snprintf(g, sizeof g, "%.2e", gap);
                                 const std::string what = t + ": ipiv[" + std::to_string(k) + "] = " +
                                                          std::to_string(dp[b * pstride + k]) + " != host " +
                                                          std::to_string(hpiv[b * sp + k]) +
-                                                         " (host's relative gap to the runner-up at this step: " + g;
-                                if (near_tie(gap, n, eps)) {
+                                                         " (the candidates' relative gap: " + g;
+                                if (tie) {
                                     ++near_ties;
-                                    std::printf("NEAR-TIE %s <= n eps: accepted, the ratio is checked)\n", what.c_str());
+                                    std::printf("NEAR-TIE %s: accepted, the ratio is checked)\n", what.c_str());
                                 } else {
-                                    fail(what + ")");
+                                    fail(what + ", not a near-tie)");
                                 }
                                 break;
                             }
@@ -364,23 +403,7 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
                         const std::string t = tag(trans == 0 ? "getrs N" : trans == 1 ? "getrs T" : "getrs C", A::name, n, form, b);
                         ++checks;
                         const mat a = extract(h0, b * stride, n, ld);
-                        long double rn = 0, xn = 0;
-                        for (int r = 0; r < nrhs; ++r) {
-                            long double rs = 0, xs = 0;
-                            for (int i = 0; i < n; ++i) {
-                                cld s = to_c(b0[b * sb + i + r * ldb]);
-                                for (int k = 0; k < n; ++k) {
-                                    cld aik = trans == 0 ? a[i + k * n] : a[k + i * n];
-                                    if (trans == 2) aik = std::conj(aik);
-                                    s -= aik * to_c(x[b * sb + k + r * ldb]);
-                                }
-                                rs += std::abs(s);
-                                xs += std::abs(to_c(x[b * sb + i + r * ldb]));
-                            }
-                            rn = std::max(rn, rs);
-                            xn = std::max(xn, xs);
-                        }
-                        const long double ratio = rn / (norm1(a, n) * xn * n * eps);
+                        const long double ratio = solve_ratio(a, trans, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
                         if (!(ratio < 30)) fail(t + ": ratio " + std::to_string((double)ratio));
                     }
                 }
@@ -467,7 +490,7 @@ int main(int argc, char **argv) {
         smallla_destroy(hh);
         smallla_destroy(hc);
     }
-    std::printf("%s: %d checks, %d failures, %d pivot differences at near-ties (0 < gap <= n eps)\n",
+    std::printf("%s: %d checks, %d failures, %d pivot differences at near-ties (tests/checker/near_tie.h)\n",
                 failures ? "FAILED" : "PASSED", checks, failures, near_ties);
     return failures ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 /* The shared test library of smallla's suites: see checker.h for what each part is for. */
 #define _GNU_SOURCE /* dladdr, RTLD_DEFAULT: which LAPACK the oracle calls really reach */
 #include "checker.h"
+#include "near_tie.h"
 
 #include <dlfcn.h>
 
@@ -546,19 +547,21 @@ double chk_ratio_inverse(chk_prec p, int n, const void *A0, int lda0, const void
     if (n <= 0) return 0;
     zd *A = to_z(p, n, n, A0, lda0), *X = to_z(p, n, n, C, ldc);
     double anorm = norm1(A, n, n), cnorm = norm1(X, n, n);
+    /* xGET03's residual: I - C A (the inverse times A, in this order) */
     zd *R = malloc(sizeof(zd) * (size_t)n * (size_t)n);
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
-            zd s = 0;
-            for (int k = 0; k < n; ++k) s += A[i + (size_t)k * n] * X[k + (size_t)j * n];
-            R[i + (size_t)j * n] = s - (i == j ? 1.0 : 0.0);
+            zd s = i == j ? 1.0 : 0.0;
+            for (int k = 0; k < n; ++k) s -= X[i + (size_t)k * n] * A[k + (size_t)j * n];
+            R[i + (size_t)j * n] = s;
         }
     double resid = norm1(R, n, n);
     free(A);
     free(X);
     free(R);
     if (!(anorm > 0) || !(cnorm > 0)) return isnan(anorm + cnorm + resid) ? INFINITY : 1.0 / chk_eps(p);
-    return finite_or_inf(resid / anorm / cnorm / n / chk_eps(p));
+    /* xGET03: rcond = (1 / anorm) / ainvnm; resid = ((resid * rcond) / eps) / n */
+    return finite_or_inf(resid * (1.0 / anorm / cnorm) / chk_eps(p) / n);
 }
 
 double chk_ratio_solve(chk_prec p, smallla_operation_t trans, int n, int nrhs, const void *A0, int lda0,
@@ -573,19 +576,21 @@ double chk_ratio_solve(chk_prec p, smallla_operation_t trans, int n, int nrhs, c
             if (trans == SMALLLA_OP_C) a = conj(a);
             O[i + (size_t)k * n] = a;
         }
+    /* xGET02: ||op(A)||_1 with moduli (xLANGE '1' of A for N, 'I' for T and C); the columns of the residual and
+     * of X with xASUM, which for complex types sums |Re| + |Im|. */
     double onorm = norm1(O, n, n), worst = 0;
     for (int j = 0; j < nrhs; ++j) {
         double rn = 0, xn = 0;
         for (int i = 0; i < n; ++i) {
             zd s = B[i + (size_t)j * n];
             for (int k = 0; k < n; ++k) s -= O[i + (size_t)k * n] * Xz[k + (size_t)j * n];
-            rn += cabs(s);
-            xn += cabs(Xz[i + (size_t)j * n]);
+            rn += abs1z(s);
+            xn += abs1z(Xz[i + (size_t)j * n]);
         }
         double r;
-        if (isnan(rn) || isnan(xn)) r = INFINITY;
-        else if (!(onorm > 0) || !(xn > 0)) r = rn == 0 ? 0 : 1.0 / chk_eps(p);
-        else r = rn / onorm / xn / n / chk_eps(p);
+        if (isnan(rn) || isnan(xn) || isnan(onorm)) r = INFINITY;
+        else if (!(onorm > 0) || !(xn > 0)) r = 1.0 / chk_eps(p); /* xGET02: whatever the residual */
+        else r = rn / onorm / xn / chk_eps(p);
         if (!(r <= worst)) worst = r;
     }
     free(A);
@@ -707,7 +712,7 @@ int chk_ref_getrf_nopiv(chk_prec p, int n, void *A, int lda) {
     return info;
 }
 
-double chk_tie_tolerance(chk_prec p, int n) { return 64.0 * (n > 1 ? n : 1) * chk_eps(p); }
+double chk_tie_tolerance(chk_prec p, int n) { return chk_near_tie_tolerance(n, chk_eps(p)); }
 
 int chk_pivots_agree(chk_prec p, int n, const void *A0, int lda0, const int *ipiv_ref, const int *ipiv,
                      int *first_diff, double *gap) {
@@ -721,44 +726,17 @@ int chk_pivots_agree(chk_prec p, int n, const void *A0, int lda0, const int *ipi
         }
     if (k0 < 0) return 1;
     if (first_diff) *first_diff = k0;
-    /* Replay the reference's elimination in double up to step k0 and measure the two candidates there. The
-     * noise floor grows with the largest entry met so far: late pivots of an ill-conditioned matrix are
-     * small differences of large numbers and legitimately decided by rounding. */
-    zd *W = to_z(p, n, n, A0, lda0);
-    double wmax = 0;
-    for (long long e = 0; e < (long long)n * n; ++e)
-        if (abs1z(W[e]) > wmax) wmax = abs1z(W[e]);
-    int result = -1;
-    for (int k = 0; k <= k0; ++k) {
-        int r = ipiv_ref[k] - 1;
-        if (r < k || r >= n) break;
-        if (k == k0) {
-            int q = ipiv[k] - 1;
-            if (q < k || q >= n) break;
-            double a = abs1z(W[r + (size_t)k * n]), b = abs1z(W[q + (size_t)k * n]);
-            double big = a > b ? a : b, d = fabs(a - b);
-            double tol = chk_tie_tolerance(p, n);
-            if (gap) *gap = big > 0 ? d / big : 0;
-            /* both exactly zero: an exact tie that "first maximum wins" decides, not rounding */
-            result = big > 0 && d <= tol * big + tol * wmax ? 0 : -1;
-            break;
+    /* near_tie.h: the replay of the reference's elimination and the rule */
+    double *W = malloc(sizeof(double) * 2 * (size_t)n * (size_t)n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            zd v = chk_get(p, A0, i + (long long)j * lda0);
+            W[2 * (i + (size_t)j * n)] = creal(v);
+            W[2 * (i + (size_t)j * n) + 1] = cimag(v);
         }
-        for (int j = 0; j < n; ++j) {
-            zd t = W[k + (size_t)j * n];
-            W[k + (size_t)j * n] = W[r + (size_t)j * n];
-            W[r + (size_t)j * n] = t;
-        }
-        zd piv = W[k + (size_t)k * n];
-        if (piv != 0)
-            for (int i = k + 1; i < n; ++i) W[i + (size_t)k * n] /= piv;
-        for (int j = k + 1; j < n; ++j)
-            for (int i = k + 1; i < n; ++i) {
-                W[i + (size_t)j * n] -= W[i + (size_t)k * n] * W[k + (size_t)j * n];
-                if (abs1z(W[i + (size_t)j * n]) > wmax) wmax = abs1z(W[i + (size_t)j * n]);
-            }
-    }
+    int tie = chk_near_tie_replay(n, W, ipiv_ref, ipiv, k0, chk_eps(p), gap);
     free(W);
-    return result;
+    return tie ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------------------------------------------- */
