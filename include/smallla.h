@@ -24,6 +24,7 @@
 extern "C" {
 #endif
 
+/* The project's one version source: CMakeLists.txt reads these three numbers into the build's version. */
 /** @brief Major version of this header. */
 #define SMALLLA_VERSION_MAJOR 0
 /** @brief Minor version of this header. */
