@@ -6,8 +6,9 @@
 # PART: all (the default), tests (the programs and the sweeps) or sanitizers (memcheck and racecheck only):
 # the two halves for a machine whose commands have a time limit shorter than the whole suite (each takes
 # 4-6 minutes on an H100); a run is complete only with both halves passing.
-# Exit status 0 only when every program passed (or reported SKIPPED with status 77) and the sanitizers
-# found nothing.
+# Exit status 0 only when every program passed and the sanitizers found nothing. This is the GPU suite: a
+# program that reports SKIPPED (status 77: no usable device, or a library built without CUDA) counts as
+# failed, and so does a run in which nothing passed.
 set -uo pipefail
 stage=$(cd "${1:?usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR [all|tests|sanitizers]]}" && pwd)
 out=${2:-gpu-suite-out}
@@ -35,7 +36,10 @@ run_one() {  # name log command...
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1)); note "PASS    $name ($((SECONDS - t0)) s)"
     elif [ $rc -eq 77 ]; then
-        skipped=$((skipped + 1)); note "SKIPPED $name"
+        skipped=$((skipped + 1)); failed=$((failed + 1))
+        note "FAIL    $name (exit 77: SKIPPED, and the GPU suite must run on the CUDA backend: no usable device," \
+            "or a library built without CUDA)"
+        grep -m 1 -E "SKIPPING|SKIPPED" "$log" | sed 's/^/        /' | tee -a "$summary"
     else
         failed=$((failed + 1)); note "FAIL    $name (exit $rc; last lines of $(basename "$log"):)"
         tail -n 15 "$log" | sed 's/^/        /' | tee -a "$summary"
@@ -85,5 +89,9 @@ else
     note "compute-sanitizer not found: sanitizers NOT run"
     failed=$((failed + 1))
 fi
-note "total: $passed passed, $failed failed, $skipped skipped"
+note "total: $passed passed, $failed failed ($skipped of them skipped)"
+if [ $passed -eq 0 ]; then
+    note "FAIL    nothing passed: the GPU suite ran no program on the CUDA backend"
+    exit 1
+fi
 [ $failed -eq 0 ]
