@@ -174,12 +174,27 @@ static void getri_nan(void **state) {
     }
 }
 
+/* Orders beyond 256 (chk_large_orders): both forms with pivots, and ipiv == NULL, small batches with gaps. */
+static void getri_large_orders(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    const int *ns;
+    const int count = chk_large_orders(p, &ns);
+    for (int k = 0; k < count; ++k)
+        for (int f = 0; f < 3; ++f) {
+            const int piv = f < 2;
+            getri_case c = {(chk_form)((f + k) % 2), ns[k], f == 0 ? 2 : 1, 3, 5, 2,
+                            piv ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, piv, 700u + 10 * k + f};
+            run_getri(p, &c);
+        }
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         CHK_TEST_ALL_PRECS(getri_sizes_strided), CHK_TEST_ALL_PRECS(getri_sizes_pointers),
         CHK_TEST_ALL_PRECS(getri_nopiv),         CHK_TEST_ALL_PRECS(getri_gaps),
         CHK_TEST_ALL_PRECS(getri_batch_counts),  CHK_TEST_ALL_PRECS(getri_matrix_types),
-        CHK_TEST_ALL_PRECS(getri_nan),
+        CHK_TEST_ALL_PRECS(getri_nan),           CHK_TEST_ALL_PRECS(getri_large_orders),
     };
     return chk_main(argc, argv, "getri", tests, sizeof tests / sizeof tests[0]);
 }

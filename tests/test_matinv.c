@@ -184,12 +184,27 @@ static void matinv_nan_inf(void **state) {
     }
 }
 
+/* Orders beyond 256 (chk_large_orders): both forms out of place, and in place, small batches with gaps. */
+static void matinv_large_orders(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    const int *ns;
+    const int count = chk_large_orders(p, &ns);
+    for (int k = 0; k < count; ++k)
+        for (int f = 0; f < 3; ++f) {
+            matinv_case c = {(chk_form)((f + k) % 2), ns[k], f == 0 ? 2 : 1, 3, 5, CHK_MT_RANDOM,
+                             f < 2 ? OUT_OF_PLACE : IN_PLACE, 800u + 10 * k + f};
+            run_matinv(p, &c);
+        }
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         CHK_TEST_ALL_PRECS(matinv_sizes_strided),    CHK_TEST_ALL_PRECS(matinv_sizes_pointers),
         CHK_TEST_ALL_PRECS(matinv_in_place_strided), CHK_TEST_ALL_PRECS(matinv_in_place_pointers),
         CHK_TEST_ALL_PRECS(matinv_gaps),             CHK_TEST_ALL_PRECS(matinv_batch_counts),
         CHK_TEST_ALL_PRECS(matinv_matrix_types),     CHK_TEST_ALL_PRECS(matinv_nan_inf),
+        CHK_TEST_ALL_PRECS(matinv_large_orders),
     };
     return chk_main(argc, argv, "matinv", tests, sizeof tests / sizeof tests[0]);
 }
