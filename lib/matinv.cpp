@@ -36,6 +36,9 @@ smallla_status_t matinv_batched_impl(const char *fname, smallla_handle_t h, int 
                 }
             }
         }
+        // C[b] may not overlap a matrix of A of another index (in place is C[b] == A[b] only)
+        pointer_arrays_disjoint(chk, ctx, 5, "C", A, n, n, lda, Cm, n, n, ldc, batch,
+                                "in place is C[b] == A[b] only");
     }
     if (!chk.ok()) return chk.status();
     if (smallla_status_t st = check_device_pointers(ctx, fname, {{3, "A", A}, {5, "C", Cm}, {7, "info", info}}))
