@@ -7,7 +7,13 @@
  *   offset i + j*ld.
  * - Pivot indices are 1-based, as in LAPACK: row i was interchanged with row ipiv[i-1].
  * - Per-matrix results go to info[b]: 0 on success, j > 0 when U(j,j) is exactly zero (the factorization was
- *   completed, so the factors are valid but U is singular).
+ *   completed, so the factors are valid but U is singular); in the pointer-array forms, < 0 for a skipped
+ *   matrix (below). (getrf_iter, strided only, has negative codes of its own.)
+ * - Pointer-array forms: a matrix whose pointer (A[b], C[b] or B[b]) is NULL is skipped, on both backends:
+ *   nothing of it is read or written, and where the routine has info, info[b] = -(the argument number of that
+ *   pointer array in the prototype, counted from 1 with the handle as 1); A's number when both A[b] and C[b]
+ *   are NULL. For example smallla_dgetrfBatched() gives info[b] = -3 for A[b] == NULL, and
+ *   smallla_dgetriBatched() -6 for C[b] == NULL. The other matrices of the call are processed as usual.
  * - An invalid argument makes the call return ::SMALLLA_INVALID_VALUE, stores a message naming the function,
  *   the argument (numbered as in the prototype, from 1, the handle being 1) and its value
  *   (see smallla_last_error()), and writes nothing.
