@@ -7,6 +7,10 @@
 // random matrices, exact pivot ties, a zero column (info > 0) and NaN. Prints one line per failure and a
 // summary; exit status 0 only when everything passed, 77 when there is no CUDA device (skipped).
 // SMALLLA_CHECK_ALL_DEVICES=1 runs the sweep on every device in turn, in one process.
+//   usage: smallla-check-cuda [ORDER...]   the sweep (default orders 1-64, 65, 96, 100, 128, 160, 200)
+//          smallla-check-cuda --large      instead, the large cases (run_large below: matinv over more than
+//                                          2 GiB of matrices, getrs over 200,000 matrices; ~10 GB of host and
+//                                          device memory), which tests/gpu/run_gpu_suite.sh runs once
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -453,6 +457,181 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
     }
 }
 
+// ---- The large cases (--large) ------------------------------------------------------------------------------
+
+// matinv at n = 256 over a batch of more than 2 GiB of matrices: the blocked path inverts the batch in chunks of
+// at most max(256 MiB, free / 8), clamped to 2 GiB (lib/cuda/blocked.cuh, matinv_blocked), so its chunk loop
+// runs at least twice whatever the device. Strided out of place, then pointer arrays in place. Every matrix:
+// info as the host backend's (zero columns spread over the batch make some info > 0, so a chunk's info offset
+// shows), every element of C written, and the inverse within sqrt(eps) of the host backend's (a matrix of
+// another chunk, or another matrix's inverse, is O(1) away); xGET03's ratio on a sample that includes both ends.
+template <class C> void large_matinv(smallla_handle_t hh, smallla_handle_t hc, int n, int batch) {
+    using A = api<C>;
+    const double eps = A::eps();
+    const long long mat = (long long)n * n;
+    const size_t count = (size_t)mat * batch;
+    std::printf("matinv %s n=%d batch=%d: %.2f GiB of matrices\n", A::name, n, batch,
+                (double)count * sizeof(C) / (1024.0 * 1024 * 1024));
+    std::fflush(stdout);
+    std::mt19937 rng(4242);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<C> h0(count);
+    for (C &x : h0) x = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+    for (int b = 5; b < batch; b += 733)  // a zero column: info = (b % n) + 1
+        for (int i = 0; i < n; ++i) h0[b * mat + i + (b % n) * n] = from_parts<C>(0.0, 0.0);
+    std::vector<C> href(count);
+    std::vector<int> hinfo(batch, -7);
+    if (A::matinv_s(hh, n, h0.data(), n, mat, href.data(), n, mat, hinfo.data(), batch) != SMALLLA_SUCCESS) {
+        fail(std::string("host matinv status ") + smallla_last_error(hh));
+        return;
+    }
+    for (int form = 0; form < 2; ++form) {
+        const char *how = form == 0 ? "strided, out of place" : "pointer arrays, in place";
+        device_buf<C> dA(count), dC(form == 0 ? count : 1);
+        dA.put(h0);
+        if (form == 0) CHECK_CUDA(cudaMemset(dC.p, 0xff, count * sizeof(C)));  // all bits set: a NaN, "not written"
+        device_buf<int> dinfo(batch);
+        CHECK_CUDA(cudaMemset(dinfo.p, 0xff, batch * sizeof(int)));
+        device_buf<C *> dptrs(batch);
+        smallla_status_t st;
+        if (form == 0) {
+            st = A::matinv_s(hc, n, dA.p, n, mat, dC.p, n, mat, dinfo.p, batch);
+        } else {
+            dptrs.put(device_pointer_array(dA.p, mat, batch));
+            st = A::matinv_p(hc, n, (const C *const *)dptrs.p, n, dptrs.p, n, dinfo.p, batch);
+        }
+        ++checks;
+        if (st != SMALLLA_SUCCESS) {
+            fail(std::string("cuda matinv (") + how + ") status " + smallla_last_error(hc));
+            continue;
+        }
+        CHECK_CUDA(cudaDeviceSynchronize());
+        const std::vector<C> c = form == 0 ? dC.get() : dA.get();
+        const std::vector<int> di = dinfo.get();
+        C unwritten;
+        std::memset(&unwritten, 0xff, sizeof unwritten);
+        int bad_info = 0, unwritten_mats = 0, far = 0, bad_ratio = 0, samples = 0;
+        long double worst_diff = 0;
+        for (int b = 0; b < batch; ++b) {
+            ++checks;
+            if (di[b] != hinfo[b]) {
+                if (++bad_info <= 5)
+                    fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": info " +
+                         std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
+                continue;
+            }
+            if (hinfo[b] != 0) continue;
+            const C *cb = &c[b * mat], *rb = &href[b * mat];
+            long double dn = 0, rn = 0;
+            bool all_written = true;
+            for (int j = 0; j < n; ++j) {
+                long double dcol = 0, rcol = 0;
+                for (int i = 0; i < n; ++i) {
+                    const long long e = i + (long long)j * n;
+                    all_written = all_written && !same_bits(cb[e], unwritten);
+                    dcol += std::abs(to_c(cb[e]) - to_c(rb[e]));
+                    rcol += std::abs(to_c(rb[e]));
+                }
+                dn = std::max(dn, dcol);
+                rn = std::max(rn, rcol);
+            }
+            if (!all_written && ++unwritten_mats <= 5)
+                fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": C not all written");
+            const long double diff = rn > 0 ? dn / rn : dn;
+            worst_diff = std::max(worst_diff, diff);
+            if (!(diff <= std::sqrt(eps)) && ++far <= 5)
+                fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) +
+                     ": ||C - C_host||_1 / ||C_host||_1 = " + std::to_string((double)diff) + " > sqrt(eps)");
+            if (b % 211 == 0 || b < 2 || b >= batch - 2) {
+                ++samples;
+                const long double r = inverse_ratio(extract(h0, b * mat, n, n), extract(c, b * mat, n, n), n, eps);
+                if (!(r < 30) && ++bad_ratio <= 5)
+                    fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": ratio " +
+                         std::to_string((double)r));
+            }
+        }
+        std::printf("matinv %s n=%d batch=%d (%s): %d info differences, %d matrices not all written, %d farther than "
+                    "sqrt(eps) from the host's inverse (largest %.2Le), %d of %d sampled ratios >= 30\n",
+                    A::name, n, batch, how, bad_info, unwritten_mats, far, worst_diff, bad_ratio, samples);
+        std::fflush(stdout);
+    }
+}
+
+// getrs over 200,000 matrices at orders where its persistent form serves (each warp steps through many
+// matrices while the next one's factors are copied ahead: lu_registers.cuh, getrs_prefetch_by_default): the
+// factors from the host backend's getrf, two right-hand sides, op N in the strided form and op T (real) or C
+// (complex) with pointer arrays; xGET02's ratio of every matrix below 30, the gaps untouched.
+template <class C> void large_getrs(smallla_handle_t hh, smallla_handle_t hc, int n, int batch) {
+    using A = api<C>;
+    const double eps = A::eps();
+    const long long mat = (long long)n * n;
+    std::mt19937 rng(5151 + n);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<C> a0((size_t)mat * batch);
+    for (C &x : a0) x = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+    std::vector<C> lu = a0;
+    std::vector<int> piv((size_t)n * batch), info(batch);
+    if (A::getrf_s(hh, n, lu.data(), n, mat, piv.data(), n, info.data(), batch) != SMALLLA_SUCCESS) {
+        fail(std::string("host getrf status ") + smallla_last_error(hh));
+        return;
+    }
+    device_buf<C> dA(lu.size());
+    dA.put(lu);
+    device_buf<int> dpiv(piv.size());
+    CHECK_CUDA(cudaMemcpy(dpiv.p, piv.data(), piv.size() * sizeof(int), cudaMemcpyHostToDevice));
+    device_buf<C *> dap(batch);
+    dap.put(device_pointer_array(dA.p, mat, batch));
+    for (int t : {0, A::is_complex ? 2 : 1}) {
+        const int nrhs = 2, ldb = n + 1;
+        const long long sb = (long long)ldb * nrhs + 1;
+        std::vector<C> b0((size_t)sb * batch, from_parts<C>(31.0, 0.0));
+        for (int b = 0; b < batch; ++b)
+            for (int r = 0; r < nrhs; ++r)
+                for (int i = 0; i < n; ++i) b0[b * sb + i + r * ldb] = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+        device_buf<C> dB(b0.size());
+        dB.put(b0);
+        device_buf<C *> dbp(batch);
+        const smallla_operation_t op = (smallla_operation_t)t;
+        smallla_status_t st;
+        if (t == 0) {
+            st = A::getrs_s(hc, op, n, nrhs, dA.p, n, mat, dpiv.p, n, dB.p, ldb, sb, batch);
+        } else {
+            dbp.put(device_pointer_array(dB.p, sb, batch));
+            st = A::getrs_p(hc, op, n, nrhs, (const C *const *)dap.p, n, dpiv.p, dbp.p, ldb, batch);
+        }
+        ++checks;
+        const std::string what = std::string("getrs ") + "NTC"[t] + " " + A::name + " n=" + std::to_string(n) +
+                                 " batch=" + std::to_string(batch) + (t == 0 ? " strided" : " pointer-array");
+        if (st != SMALLLA_SUCCESS) {
+            fail(what + ": status " + smallla_last_error(hc));
+            continue;
+        }
+        CHECK_CUDA(cudaDeviceSynchronize());
+        const std::vector<C> x = dB.get();
+        check_gaps(x, b0, n, nrhs, ldb, sb, batch, what);
+        int bad = 0;
+        long double worst = 0;
+        for (int b = 0; b < batch; ++b) {
+            ++checks;
+            if (info[b] != 0) continue;
+            const long double r = solve_ratio(extract(a0, b * mat, n, n), t, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
+            worst = std::max(worst, r);
+            if (!(r < 30) && ++bad <= 5) fail(what + " matrix " + std::to_string(b) + ": ratio " + std::to_string((double)r));
+        }
+        std::printf("%s: %d ratios >= 30 (largest %.2Lf)\n", what.c_str(), bad, worst);
+        std::fflush(stdout);
+    }
+}
+
+void run_large(smallla_handle_t hh, smallla_handle_t hc) {
+    // 4608 matrices of 256 x 256 doubles: 2.25 GiB, more than matinv's largest chunk (2 GiB).
+    large_matinv<double>(hh, hc, 256, 4608);
+    for (int n : {20, 32}) {
+        large_getrs<double>(hh, hc, n, 200000);
+        large_getrs<smallla_complex_double>(hh, hc, n, 200000);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -461,10 +640,11 @@ int main(int argc, char **argv) {
         std::printf("SKIPPED: no CUDA device\n");
         return 77;
     }
+    const bool large = argc == 2 && std::strcmp(argv[1], "--large") == 0;
     std::vector<int> orders;
     for (int n = 1; n <= 64; ++n) orders.push_back(n);  // every instance of getri by columns (up to 64) too
     for (int n : {65, 96, 100, 128, 160, 200}) orders.push_back(n);
-    if (argc > 1) {  // optional: a list of orders
+    if (argc > 1 && !large) {  // optional: a list of orders
         orders.clear();
         for (int i = 1; i < argc; ++i) orders.push_back(std::atoi(argv[i]));
     }
@@ -483,10 +663,14 @@ int main(int argc, char **argv) {
             std::printf("cannot create handles: %s\n", smallla_last_error(nullptr));
             return 1;
         }
-        run_precision<float>(hh, hc, orders);
-        run_precision<double>(hh, hc, orders);
-        run_precision<smallla_complex_float>(hh, hc, orders);
-        run_precision<smallla_complex_double>(hh, hc, orders);
+        if (large) {
+            run_large(hh, hc);
+        } else {
+            run_precision<float>(hh, hc, orders);
+            run_precision<double>(hh, hc, orders);
+            run_precision<smallla_complex_float>(hh, hc, orders);
+            run_precision<smallla_complex_double>(hh, hc, orders);
+        }
         smallla_destroy(hh);
         smallla_destroy(hc);
     }

@@ -4,8 +4,10 @@
 # compute-sanitizer memcheck and racecheck on a small sweep. Writes logs and a summary to OUT_DIR.
 #   usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR [PART]]
 # PART: all (the default), tests (the programs and the sweeps) or sanitizers (memcheck and racecheck only):
-# the two halves for a machine whose commands have a time limit shorter than the whole suite (each takes
-# 4-6 minutes on an H100); a run is complete only with both halves passing.
+# the two halves for a machine whose commands have a time limit shorter than the whole suite (each took
+# 4-6 minutes on an H100 before the large cases were added: smallla-check-cuda --large and the suites'
+# *_large_orders lengthen the tests half, by an amount not yet measured); a run is complete only with both
+# halves passing.
 # Exit status 0 only when every program passed and the sanitizers found nothing. This is the GPU suite: a
 # program that reports SKIPPED (status 77: no usable device, or a library built without CUDA) counts as
 # failed, and so does a run in which nothing passed.
@@ -72,6 +74,10 @@ if [ "$part" != sanitizers ]; then
             env SMALLLA_CUDA_MULTIROW=0 SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" 11 12 $(seq 17 20)
         run_one "smallla-check-cuda, two rows per lane wherever they exist (n = 11-12, 17-20)" "$out/check-multirow.log" \
             env SMALLLA_CUDA_MULTIROW=1 SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" 11 12 $(seq 17 20)
+        # The large cases (about 10 GB of host and of device memory): matinv's blocked path over more than 2 GiB of
+        # matrices (its chunk loop), getrs over 200,000 matrices (its persistent form steps each warp through many).
+        run_one "smallla-check-cuda --large (matinv d n = 256 over 2.25 GiB; getrs d, z n = 20, 32 over 200,000)" \
+            "$out/check-large.log" "$stage/bin/smallla-check-cuda" --large
     fi
 fi
 
