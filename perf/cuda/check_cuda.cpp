@@ -463,8 +463,9 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
 // at most max(256 MiB, free / 8), clamped to 2 GiB (lib/cuda/blocked.cuh, matinv_blocked), so its chunk loop
 // runs at least twice whatever the device. Strided out of place, then pointer arrays in place. Every matrix:
 // info as the host backend's (zero columns spread over the batch make some info > 0, so a chunk's info offset
-// shows), every element of C written, and the inverse within sqrt(eps) of the host backend's (a matrix of
-// another chunk, or another matrix's inverse, is O(1) away); xGET03's ratio on a sample that includes both ends.
+// shows), every element of C written, and the inverse within sqrt(eps) of the host backend's (relative, in the
+// 1-norm with |Re| + |Im|: another matrix's inverse is O(1) away); xGET03's ratio on a sample that includes both
+// ends of the batch.
 template <class C> void large_matinv(smallla_handle_t hh, smallla_handle_t hc, int n, int batch) {
     using A = api<C>;
     const double eps = A::eps();
@@ -529,8 +530,8 @@ template <class C> void large_matinv(smallla_handle_t hh, smallla_handle_t hc, i
                 for (int i = 0; i < n; ++i) {
                     const long long e = i + (long long)j * n;
                     all_written = all_written && !same_bits(cb[e], unwritten);
-                    dcol += std::abs(to_c(cb[e]) - to_c(rb[e]));
-                    rcol += std::abs(to_c(rb[e]));
+                    dcol += abs1(to_c(cb[e]) - to_c(rb[e]));
+                    rcol += abs1(to_c(rb[e]));
                 }
                 dn = std::max(dn, dcol);
                 rn = std::max(rn, rcol);
