@@ -5,10 +5,10 @@
  *
  * Makes COUNT random N x N double matrices (default 100000 of order 16), then on the host backend (or the CUDA
  * backend with --cuda, when this build and machine have it):
- *   - getrf:  A = P L U                    ratio ||P A - L U||_1 / (n ||A||_1 eps)
- *   - getri:  C = inv(A) from the factors  ratio ||A C - I||_1 / (n ||A||_1 ||C||_1 eps)
+ *   - getrf:  A = P L U                    ratio ||P A - L U||_1 / (n ||A||_1 eps)          (LAPACK's DGET01)
+ *   - getri:  C = inv(A) from the factors  ratio ||I - C A||_1 / (n ||A||_1 ||C||_1 eps)  (DGET03)
  *   - matinv: C = inv(A) in one call       same ratio
- *   - getrs:  A x = b, one right-hand side ratio ||b - A x||_1 / (n ||A||_1 ||x||_1 eps)
+ *   - getrs:  A x = b, one right-hand side ratio ||b - A x||_1 / (||A||_1 ||x||_1 eps)    (DGET02)
  * prints the largest ratio of each over the batch and the time of each call, and exits with status 1 when a
  * ratio exceeds 30 (LAPACK's threshold) or a call fails.
  */
@@ -75,27 +75,27 @@ static double getrf_ratio(int n, const double *a, const double *lu, const int *i
     return an > 0 ? norm1(n, n, work, n) / (n * an * (DBL_EPSILON / 2)) : 0.0;
 }
 
-/* ||A C - I||_1 / (n ||A||_1 ||C||_1 eps) for one matrix. */
+/* ||I - C A||_1 / (n ||A||_1 ||C||_1 eps) for one matrix (DGET03: the inverse times A). */
 static double inverse_ratio(int n, const double *a, const double *c, double *work) {
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
             double s = 0.0;
-            for (int k = 0; k < n; ++k) s += a[i + k * n] * c[k + j * n];
-            work[i + j * n] = s - (i == j ? 1.0 : 0.0);
+            for (int k = 0; k < n; ++k) s += c[i + k * n] * a[k + j * n];
+            work[i + j * n] = (i == j ? 1.0 : 0.0) - s;
         }
     const double d = n * norm1(n, n, a, n) * norm1(n, n, c, n) * (DBL_EPSILON / 2);
     return d > 0 ? norm1(n, n, work, n) / d : 0.0;
 }
 
-/* ||b - A x||_1 / (n ||A||_1 ||x||_1 eps) for one matrix and one right-hand side. */
+/* ||b - A x||_1 / (||A||_1 ||x||_1 eps) for one matrix and one right-hand side (DGET02). */
 static double solve_ratio(int n, const double *a, const double *x, const double *b, double *work) {
     for (int i = 0; i < n; ++i) {
         double s = b[i];
         for (int k = 0; k < n; ++k) s -= a[i + k * n] * x[k];
         work[i] = s;
     }
-    const double d = n * norm1(n, n, a, n) * norm1(n, 1, x, n) * (DBL_EPSILON / 2);
-    return d > 0 ? norm1(n, 1, work, n) / d : 0.0;
+    const double d = norm1(n, n, a, n) * norm1(n, 1, x, n) * (DBL_EPSILON / 2);
+    return d > 0 ? norm1(n, 1, work, n) / d : 1.0 / (DBL_EPSILON / 2);
 }
 
 /* Device buffers for the CUDA backend; plain host pointers otherwise. */

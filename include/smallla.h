@@ -7,7 +7,13 @@
  *   offset i + j*ld.
  * - Pivot indices are 1-based, as in LAPACK: row i was interchanged with row ipiv[i-1].
  * - Per-matrix results go to info[b]: 0 on success, j > 0 when U(j,j) is exactly zero (the factorization was
- *   completed, so the factors are valid but U is singular).
+ *   completed, so the factors are valid but U is singular); in the pointer-array forms, < 0 for a skipped
+ *   matrix (below). (getrf_iter, strided only, has negative codes of its own.)
+ * - Pointer-array forms: a matrix whose pointer (A[b], C[b] or B[b]) is NULL is skipped, on both backends:
+ *   nothing of it is read or written, and where the routine has info, info[b] = -(the argument number of that
+ *   pointer array in the prototype, counted from 1 with the handle as 1); A's number when both A[b] and C[b]
+ *   are NULL. For example smallla_dgetrfBatched() gives info[b] = -3 for A[b] == NULL, and
+ *   smallla_dgetriBatched() -6 for C[b] == NULL. The other matrices of the call are processed as usual.
  * - An invalid argument makes the call return ::SMALLLA_INVALID_VALUE, stores a message naming the function,
  *   the argument (numbered as in the prototype, from 1, the handle being 1) and its value
  *   (see smallla_last_error()), and writes nothing.
@@ -24,6 +30,7 @@
 extern "C" {
 #endif
 
+/* The project's one version source: CMakeLists.txt reads these three numbers into the build's version. */
 /** @brief Major version of this header. */
 #define SMALLLA_VERSION_MAJOR 0
 /** @brief Minor version of this header. */
@@ -202,7 +209,10 @@ SMALLLA_API smallla_status_t smallla_zgetrfStridedBatched(smallla_handle_t handl
  * A and ipiv are only read. C (ldc >= max(1, n)) receives the inverse. info[b] = j > 0 if U(j,j) is exactly
  * zero (C is then not meaningful, as in LAPACK), else 0. ipiv may be NULL when A was factored without
  * pivoting. Pointer-array form: ipiv holds n entries per matrix, contiguous. Strided form: matrix b of A at
- * A + b*strideA, of C at C + b*strideC, its pivots at ipiv + b*strideP. C must not overlap A.
+ * A + b*strideA, of C at C + b*strideC, its pivots at ipiv + b*strideP. C must not overlap A: in the
+ * pointer-array form no C[b] may overlap any A[b'] (b' = b included); the host backend refuses it with
+ * ::SMALLLA_INVALID_VALUE, but on the CUDA backend the pointer arrays are device memory and are not checked:
+ * such overlap gives undefined results.
  * @{
  */
 /** @brief Inverse from LU, single precision, pointer arrays. */
@@ -253,7 +263,10 @@ SMALLLA_API smallla_status_t smallla_zgetriStridedBatched(smallla_handle_t handl
  *        solve and the column interchanges), as cuBLAS matinvBatched but with LAPACK's pivoting and info.
  *
  * A is only read, unless C is A itself (same pointers and ldc == lda, strideC == strideA): the inverse is
- * then computed in place. Partial overlap of A and C is not allowed. info[b] = j > 0 when U(j,j) is exactly
+ * then computed in place. Partial overlap of A and C is not allowed: in the pointer-array form C[b] may be
+ * A[b] itself (with ldc == lda) but may not otherwise overlap it, nor any A[b'] of another index b'; the host
+ * backend refuses it with ::SMALLLA_INVALID_VALUE, but on the CUDA backend the pointer arrays are device
+ * memory and are not checked: such overlap gives undefined results. info[b] = j > 0 when U(j,j) is exactly
  * zero (C is then not meaningful), else 0.
  * @{
  */
@@ -301,7 +314,10 @@ SMALLLA_API smallla_status_t smallla_zmatinvStridedBatched(smallla_handle_t hand
  * trans is ::SMALLLA_OP_N, ::SMALLLA_OP_T or ::SMALLLA_OP_C. ipiv may be NULL when A was factored without
  * pivoting. As in LAPACK, no singularity check is made: a zero U(j,j) gives Inf/NaN in X. nrhs = 0 is a
  * no-op. Pointer-array form: ipiv holds n entries per matrix, contiguous. Strided form: matrix b of A at
- * A + b*strideA, of B at B + b*strideB, its pivots at ipiv + b*strideP.
+ * A + b*strideA, of B at B + b*strideB, its pivots at ipiv + b*strideP. B must not overlap A: in the
+ * pointer-array form no B[b] may overlap any A[b'] (b' = b included; the A[b] may overlap one another, e.g. the
+ * same factors for several B[b]); the host backend refuses it with ::SMALLLA_INVALID_VALUE, but on the CUDA
+ * backend the pointer arrays are device memory and are not checked: such overlap gives undefined results.
  * @{
  */
 /** @brief Solve from LU, single precision, pointer arrays. */

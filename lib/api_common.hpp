@@ -4,6 +4,7 @@
 // backend (host memory passed to the CUDA backend, overlaps).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -11,6 +12,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "backend.hpp"
 #include "checks.hpp"
@@ -151,6 +153,112 @@ inline std::string pointer_text(const void *p) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%p", p);
     return buf;
+}
+
+// Pointer-array forms on the host backend: a matrix that the call writes (C[b], getrs's B[b]) must not overlap
+// an input matrix of another index (A[b'], b' != b), the rule of the strided forms ("C must not overlap A")
+// matrix by matrix; the pair of one index is each routine's own rule (getri: never; matinv: only as the exact
+// in-place alias). Overlap is of the spans of matrix_range, as everywhere here. NULL entries are skipped.
+// One pass settles the usual cases in O(batch) without allocating: A's and C's matrices in disjoint address
+// ranges (out of place), or C[b] == A[b] everywhere (in place) with A's matrices in increasing order and
+// disjoint. Otherwise O(batch log batch): each array's spans sorted by first byte (only checked when already
+// in order), then one merged sweep that keeps, per kind (input or written), the two furthest-reaching spans of
+// different matrices: a span overlaps an earlier one of the other kind and another index exactly when the
+// furthest-reaching of those reaches past its first byte.
+struct cross_overlap {
+    int written = -1, input = -1;  // the written matrix's index and the other input's; written < 0: none
+};
+template <class TA, class TC>
+cross_overlap find_cross_overlap(const TA *const *A, int rowsA, int colsA, int lda, const TC *const *C, int rowsC,
+                                 int colsC, int ldc, int batch) {
+    struct hull {  // of one array's spans: their extent, and whether they come in increasing order, disjoint
+        std::uintptr_t lo = UINTPTR_MAX, hi = 0, prev_last = 0;
+        bool ordered = true;
+        void add(const byte_range &r) {
+            if (r.empty()) return;
+            ordered = ordered && r.first >= prev_last;
+            prev_last = r.last;
+            lo = std::min(lo, r.first);
+            hi = std::max(hi, r.last);
+        }
+        bool empty() const { return lo >= hi; }
+    } ha, hc;
+    const bool same_shape = sizeof(TA) == sizeof(TC) && rowsA == rowsC && colsA == colsC && lda == ldc;
+    bool aliases = same_shape;  // C[b] == A[b] for every b
+    for (int b = 0; b < batch; ++b) {
+        ha.add(matrix_range(A[b], rowsA, colsA, lda, 0, 1));
+        hc.add(matrix_range(C[b], rowsC, colsC, ldc, 0, 1));
+        aliases = aliases && static_cast<const void *>(A[b]) == static_cast<const void *>(C[b]);
+    }
+    if (ha.empty() || hc.empty() || ha.hi <= hc.lo || hc.hi <= ha.lo || (aliases && ha.ordered)) return {};
+
+    struct span {
+        std::uintptr_t first, last;
+        int b;
+    };
+    std::vector<span> in, out;
+    in.reserve((size_t)batch);
+    if (!aliases) out.reserve((size_t)batch);
+    for (int b = 0; b < batch; ++b) {
+        const byte_range ra = matrix_range(A[b], rowsA, colsA, lda, 0, 1), rc = matrix_range(C[b], rowsC, colsC, ldc, 0, 1);
+        if (!ra.empty()) in.push_back({ra.first, ra.last, b});
+        if (!rc.empty() && !aliases) out.push_back({rc.first, rc.last, b});
+    }
+    const auto by_first = [](const span &x, const span &y) { return x.first < y.first; };
+    for (std::vector<span> *v : {&in, &out})
+        if (!std::is_sorted(v->begin(), v->end(), by_first)) std::sort(v->begin(), v->end(), by_first);
+    if (aliases) {  // in place everywhere: C[b] overlaps A[b'] exactly when A[b] does
+        std::uintptr_t last = 0;
+        int b_last = -1;
+        for (const span &x : in) {
+            if (b_last >= 0 && last > x.first) return cross_overlap{x.b, b_last};
+            if (x.last > last) last = x.last, b_last = x.b;
+        }
+        return {};
+    }
+    struct reach {
+        std::uintptr_t last = 0;
+        int b = -1;
+    };
+    struct two_furthest {  // best: the furthest-reaching span; second: the furthest of another index
+        reach best, second;
+        void add(const span &s) {
+            if (s.b == best.b) {
+                best.last = std::max(best.last, s.last);
+            } else if (best.b < 0 || s.last > best.last) {
+                second = best;
+                best = {s.last, s.b};
+            } else if (s.b == second.b) {
+                second.last = std::max(second.last, s.last);
+            } else if (second.b < 0 || s.last > second.last) {
+                second = {s.last, s.b};
+            }
+        }
+        const reach &other_than(int b) const { return best.b != b ? best : second; }
+    } seen_in, seen_out;
+    for (size_t i = 0, o = 0; i < in.size() || o < out.size();) {  // the merged sweep
+        const bool written = i == in.size() || (o < out.size() && out[o].first < in[i].first);
+        const span &s = written ? out[o++] : in[i++];
+        const reach &r = (written ? seen_in : seen_out).other_than(s.b);
+        if (r.b >= 0 && r.last > s.first) return written ? cross_overlap{s.b, r.b} : cross_overlap{r.b, s.b};
+        (written ? seen_out : seen_in).add(s);
+    }
+    return {};
+}
+
+// The check of find_cross_overlap for a pointer-array call on the host backend (on the CUDA backend the arrays
+// are device memory and are not read): "argument 6 (C[0] = 0x...) must not overlap A[1] (<why>)".
+template <class TA, class TC>
+arg_check &pointer_arrays_disjoint(arg_check &chk, context &ctx, int argno, const char *name, const TA *const *A,
+                                   int rowsA, int colsA, int lda, const TC *const *C, int rowsC, int colsC, int ldc,
+                                   int batch, const char *why) {
+    if (!chk.ok() || ctx.backend != SMALLLA_BACKEND_HOST || A == nullptr || C == nullptr || batch <= 0) return chk;
+    const cross_overlap o = find_cross_overlap(A, rowsA, colsA, lda, C, rowsC, colsC, ldc, batch);
+    if (o.written >= 0)
+        chk.custom(false, argno,
+                   std::string(name) + "[" + std::to_string(o.written) + "] = " + pointer_text(C[o.written]),
+                   "not overlap A[" + std::to_string(o.input) + "] (" + why + ")");
+    return chk;
 }
 
 }  // namespace smallla

@@ -29,6 +29,8 @@ smallla_status_t getri_batched_impl(const char *fname, smallla_handle_t h, int n
                 }
             }
         }
+        // nor a matrix of A of another index
+        pointer_arrays_disjoint(chk, ctx, 6, "C", A, n, n, lda, Cm, n, n, ldc, batch, "getri is out of place");
     }
     if (!chk.ok()) return chk.status();
     if (smallla_status_t st = check_device_pointers(

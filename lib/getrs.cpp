@@ -22,6 +22,17 @@ smallla_status_t getrs_batched_impl(const char *fname, smallla_handle_t h, small
         .not_null(5, "A", A, work);
     chk.leading_dim(6, "lda", lda, "n", n).not_null(8, "B", B, work);
     chk.leading_dim(9, "ldb", ldb, "n", n).nonneg(10, "batch", batch);
+    // B[b] is written: it must not overlap A[b] (host: the arrays are read), nor a matrix of A of another index.
+    if (chk.ok() && work && ctx.backend == SMALLLA_BACKEND_HOST) {
+        for (int b = 0; b < batch; ++b) {
+            if (matrix_range(A[b], n, n, lda, 0, 1).overlaps(matrix_range<C>(B[b], n, nrhs, ldb, 0, 1))) {
+                chk.custom(false, 8, "B[" + std::to_string(b) + "] = " + pointer_text(B[b]),
+                           "not overlap A[" + std::to_string(b) + "] (B is overwritten by X)");
+                break;
+            }
+        }
+        pointer_arrays_disjoint(chk, ctx, 8, "B", A, n, n, lda, B, n, nrhs, ldb, batch, "B is overwritten by X");
+    }
     if (!chk.ok()) return chk.status();
     if (smallla_status_t st = check_device_pointers(ctx, fname, {{5, "A", A}, {7, "ipiv", ipiv}, {8, "B", B}}))
         return st;
@@ -53,6 +64,9 @@ smallla_status_t getrs_strided_impl(const char *fname, smallla_handle_t h, small
         .leading_dim(11, "ldb", ldb, "n", n)
         .stride(12, "strideB", strideB, "ldb*nrhs", (long long)ldb * nrhs, batch)
         .nonneg(13, "batch", batch);
+    if (chk.ok() && work)
+        chk.custom(!matrix_range(A, n, n, lda, strideA, batch).overlaps(matrix_range(B, n, nrhs, ldb, strideB, batch)),
+                   10, "B = " + pointer_text(B), "not overlap A (B is overwritten by X)");
     if (!chk.ok()) return chk.status();
     if (smallla_status_t st = check_device_pointers(ctx, fname, {{5, "A", A}, {8, "ipiv", ipiv}, {10, "B", B}}))
         return st;

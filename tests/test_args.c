@@ -2,7 +2,8 @@
  * invalid argument in turn must give SMALLLA_INVALID_VALUE, a message "smallla_<x><routine>: argument <k> (",
  * and write nothing; with two invalid arguments the first is reported. NULL and destroyed handles give
  * SMALLLA_INVALID_HANDLE and write nothing. n = 0 and batch = 0 are successful no-ops. On the CUDA backend,
- * host memory where device memory is required is refused with SMALLLA_INVALID_VALUE. */
+ * host memory where device memory is required is refused with SMALLLA_INVALID_VALUE. A NULL entry inside a
+ * pointer array is not an invalid argument (that matrix is skipped: test_null_entries.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,8 @@ static smallla_status_t call(chk_env *env, chk_prec p, routine r, chk_form f, co
 typedef struct fixture {
     chk_batch *A, *C, *A0, *C0;
     chk_ints *ipiv, *info;
-    void **Cnull, **Anull; /* pointer arrays with a NULL entry */
+    void **Ctwo;           /* pointer form: {A[1], C[1]}, an output overlapping the input of another matrix */
+    void **Atwice;         /* pointer form: {A[0], A[0]}, one matrix twice */
     args good;
 } fixture;
 
@@ -69,11 +71,11 @@ static void fixture_make(fixture *x, chk_prec p, routine r, chk_form f) {
     x->C0 = chk_batch_clone(x->C);
     x->ipiv = chk_ints_new(n, f == CHK_POINTERS ? n : n + 1, 2);
     x->info = chk_ints_new(1, 1, 2);
-    x->Anull = chk_alloc(2 * sizeof(void *));
-    x->Cnull = chk_alloc(2 * sizeof(void *));
+    x->Ctwo = chk_alloc(2 * sizeof(void *));
+    x->Atwice = chk_alloc(2 * sizeof(void *));
     if (f == CHK_POINTERS) {
-        x->Anull[0] = x->A->ptrs[0], x->Anull[1] = NULL;
-        x->Cnull[0] = x->C->ptrs[0], x->Cnull[1] = NULL;
+        x->Ctwo[0] = x->A->ptrs[1], x->Ctwo[1] = x->C->ptrs[1];
+        x->Atwice[0] = x->Atwice[1] = x->A->ptrs[0];
     }
     args g = {SMALLLA_OP_N, n, nrhs, 4, 5, 2, x->A->stride, x->ipiv->stride, x->C->stride,
               chk_batch_mat(x->A, 0), chk_batch_mat(x->C, 0), x->A->ptrs, x->C->ptrs, x->ipiv->data, x->info->data};
@@ -88,8 +90,8 @@ static void fixture_free(fixture *x) {
     chk_batch_free(x->C0);
     chk_ints_free(x->ipiv);
     chk_ints_free(x->info);
-    chk_free(x->Anull);
-    chk_free(x->Cnull);
+    chk_free(x->Ctwo);
+    chk_free(x->Atwice);
 }
 
 static void expect_nothing_written(const fixture *x, const char *what) {
@@ -134,35 +136,46 @@ static int bad_case(routine r, chk_form f, int k, args *a, const fixture *x, int
     switch (k) {
     case 0: a->n = -1; return aN;
     case 1: if (S) a->A = NULL; else a->Aptrs = NULL; return aA;
-    case 2: if (S || on_device) return -1; a->Aptrs = x->Anull; return aA; /* A[1] == NULL */
-    case 3: a->lda = a->n - 1; return aLda;
-    case 4: a->lda = 0; return aLda;
-    case 5: a->n = 0, a->lda = 0; return aLda; /* lda >= max(1, n) even when n == 0 */
-    case 6: if (!aSA) return -1; a->sA = (long long)a->lda * a->n - 1; return aSA;
-    case 7: if (!aSP) return -1; a->sP = a->n - 1; return aSP;
-    case 8: if (!aC) return -1; if (S) a->C = NULL; else a->Cptrs = NULL; return aC;
-    case 9: if (!aC || S || on_device) return -1; a->Cptrs = x->Cnull; return aC;
-    case 10: if (!aLdc) return -1; a->ldc = a->n - 1; return aLdc;
-    case 11: if (!aSC) return -1; a->sC = (long long)a->ldc * (r == GETRS ? a->nrhs : a->n) - 1; return aSC;
-    case 12: if (!aInfo) return -1; a->info = NULL; return aInfo;
-    case 13: a->batch = -1; return aBatch;
-    case 14: if (!aTrans) return -1; a->trans = 3; return aTrans;
-    case 15: if (!aTrans) return -1; a->trans = -1; return aTrans;
-    case 16: if (!aNrhs) return -1; a->nrhs = -1; return aNrhs;
-    case 17: a->n = -1, a->lda = 0, a->batch = -1; return aN; /* the first invalid one is reported */
-    case 18: /* getri is out of place: C must not be A */
+    case 2: a->lda = a->n - 1; return aLda;
+    case 3: a->lda = 0; return aLda;
+    case 4: a->n = 0, a->lda = 0; return aLda; /* lda >= max(1, n) even when n == 0 */
+    case 5: if (!aSA) return -1; a->sA = (long long)a->lda * a->n - 1; return aSA;
+    case 6: if (!aSP) return -1; a->sP = a->n - 1; return aSP;
+    case 7: if (!aC) return -1; if (S) a->C = NULL; else a->Cptrs = NULL; return aC;
+    case 8: if (!aLdc) return -1; a->ldc = a->n - 1; return aLdc;
+    case 9: if (!aSC) return -1; a->sC = (long long)a->ldc * (r == GETRS ? a->nrhs : a->n) - 1; return aSC;
+    case 10: if (!aInfo) return -1; a->info = NULL; return aInfo;
+    case 11: a->batch = -1; return aBatch;
+    case 12: if (!aTrans) return -1; a->trans = 3; return aTrans;
+    case 13: if (!aTrans) return -1; a->trans = -1; return aTrans;
+    case 14: if (!aNrhs) return -1; a->nrhs = -1; return aNrhs;
+    case 15: a->n = -1, a->lda = 0, a->batch = -1; return aN; /* the first invalid one is reported */
+    case 16: /* getri is out of place: C must not be A */
         if (r != GETRI) return -1;
         if (S) a->C = a->A, a->ldc = a->lda, a->sC = a->sA;
         else a->Cptrs = a->Aptrs, a->ldc = a->lda;
         return aC;
-    case 19: /* matinv: C == A requires ldc == lda (in place as an exact alias) */
+    case 17: /* matinv: C == A requires ldc == lda (in place as an exact alias) */
         if (r != MATINV) return -1;
         if (S) a->C = a->A, a->ldc = a->lda + 1, a->sC = (long long)a->ldc * a->n + 1;
         else a->Cptrs = a->Aptrs, a->ldc = a->lda + 1;
         return S ? aC : aLdc;
-    case 20: /* matinv/getri: C overlapping A partially */
+    case 18: /* matinv/getri: C overlapping A partially */
         if ((r != MATINV && r != GETRI) || !S) return -1;
         a->C = (char *)a->A + chk_elem_size(x->A->prec), a->ldc = a->lda, a->sC = a->sA;
+        return aC;
+    case 19: /* pointer form (host: the arrays are read): C[0] (getrs: B[0]) is A[1] */
+        if (r == GETRF || S || on_device) return -1;
+        a->Cptrs = x->Ctwo;
+        return aC;
+    case 20: /* matinv in place (C is the array A) with one matrix twice: C[0] is A[1] */
+        if (r != MATINV || S || on_device) return -1;
+        a->Aptrs = a->Cptrs = x->Atwice, a->ldc = a->lda;
+        return aC;
+    case 21: /* getrs: B overlapping A (strided: the batches; pointer form: B[0] inside A[0]) */
+        if (r != GETRS || (!S && on_device)) return -1;
+        if (S) a->C = (char *)a->A + chk_elem_size(x->A->prec);
+        else x->Ctwo[0] = (char *)x->A->ptrs[0] + chk_elem_size(x->A->prec), a->Cptrs = x->Ctwo;
         return aC;
     default: return 0;
     }
@@ -326,11 +339,84 @@ static void host_memory_refused(void **state) {
     free(hostInfo);
 }
 
+/* Host backend, pointer-array forms: random layouts of A's and C's (getrs: B's) matrices in one buffer. The call
+ * must be refused (SMALLLA_INVALID_VALUE, argument C/B, nothing written) exactly when a written matrix C[b]
+ * overlaps (its span, first to last element) a matrix A[b'] of another index, or its own A[b] where the routine
+ * forbids it (getri, getrs: always; matinv: unless C[b] == A[b] with ldc == lda); otherwise it must succeed.
+ * Inputs may overlap inputs (the same factors for several right-hand sides), outputs other outputs (not
+ * checked). */
+static void pointer_overlaps(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_env *env = chk_begin();
+    if (chk_on_device(env)) skip(); /* the CUDA backend does not read the (device) pointer arrays */
+    const int n = 3, lda = 4, room = 160;
+    const size_t es = chk_elem_size(p);
+    chk_rng rng;
+    chk_rng_seed(&rng, 4242);
+    char *buf = chk_alloc(es * room), *copy = chk_alloc(es * room);
+    int ipiv[6 * 3], info[6];
+    for (int i = 0; i < 6 * 3; ++i) ipiv[i] = i % 3 + 1;
+    int refused[3] = {0, 0, 0}, accepted[3] = {0, 0, 0};
+    for (int trial = 0; trial < 600; ++trial) {
+        const routine r = trial % 3 == 0 ? GETRI : trial % 3 == 1 ? MATINV : GETRS;
+        const int batch = chk_rand_int(&rng, 1, 6), ldc = chk_rand_int(&rng, 3, 5), cols = r == GETRS ? 2 : n;
+        const long long spanA = (long long)(n - 1) * lda + n, spanC = (long long)(cols - 1) * ldc + n;
+        void *Ap[6], *Cp[6];
+        long long oa[6], oc[6];
+        for (int b = 0; b < batch; ++b) {
+            oa[b] = chk_rand_int(&rng, 0, (int)(room - spanA));
+            /* C[b]: often A[b] itself (in place), else anywhere */
+            oc[b] = chk_rand_int(&rng, 0, 3) == 0 && spanC == spanA ? oa[b] : chk_rand_int(&rng, 0, (int)(room - spanC));
+            Ap[b] = buf + es * oa[b];
+            Cp[b] = buf + es * oc[b];
+        }
+        int expect_refusal = 0;
+        for (int b = 0; b < batch && !expect_refusal; ++b)
+            for (int q = 0; q < batch && !expect_refusal; ++q) {
+                const int meet = oc[b] < oa[q] + spanA && oa[q] < oc[b] + spanC;
+                if (!meet) continue;
+                if (q != b || r != MATINV || oc[b] != oa[b] || ldc != lda) expect_refusal = 1;
+            }
+        chk_gen_random(p, room, 1, buf, room, &rng);
+        memcpy(copy, buf, es * room);
+        smallla_status_t st;
+        char fname[64];
+        snprintf(fname, sizeof fname, "smallla_%c%sBatched", chk_letter(p), routine_names[r]);
+        if (r == GETRI)
+            st = chk_getri_batched(env, p, n, (const void *const *)Ap, lda, ipiv, Cp, ldc, info, batch);
+        else if (r == MATINV)
+            st = chk_matinv_batched(env, p, n, (const void *const *)Ap, lda, Cp, ldc, info, batch);
+        else
+            st = chk_getrs_batched(env, p, SMALLLA_OP_N, n, cols, (const void *const *)Ap, lda, ipiv, Cp, ldc, batch);
+        if (expect_refusal) {
+            char what[200];
+            snprintf(what, sizeof what, "%s trial %d (batch %d, ldc %d): overlapping matrices", fname, trial, batch, ldc);
+            chk_expect_status(env, st, SMALLLA_INVALID_VALUE, what);
+            chk_expect_arg_error(env->h, fname, r == GETRI ? 6 : r == MATINV ? 5 : 8);
+            if (memcmp(copy, buf, es * room) != 0) chk_fail("%s: the buffer was written", what);
+            refused[r - GETRI]++;
+        } else {
+            if (st != SMALLLA_SUCCESS)
+                chk_fail("%s trial %d (batch %d, ldc %d): no overlap, but %s (\"%s\")", fname, trial, batch, ldc,
+                         smallla_status_string(st), smallla_last_error(env->h));
+            accepted[r - GETRI]++;
+        }
+    }
+    print_message("      refused/accepted layouts: getri %d/%d, matinv %d/%d, getrs %d/%d\n", refused[0], accepted[0],
+                  refused[1], accepted[1], refused[2], accepted[2]);
+    for (int k = 0; k < 3; ++k)
+        if (refused[k] < 20 || accepted[k] < 20)
+            chk_fail("%s: %d refused and %d accepted layouts: the trials do not exercise both", routine_names[GETRI + k],
+                     refused[k], accepted[k]);
+    chk_free(buf);
+    chk_free(copy);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         CHK_TEST_ALL_PRECS(illegal_arguments_strided), CHK_TEST_ALL_PRECS(illegal_arguments_pointers),
         CHK_TEST_ALL_PRECS(no_op_calls),               CHK_TEST_ALL_PRECS(invalid_handles),
-        CHK_TEST_ALL_PRECS(host_memory_refused),
+        CHK_TEST_ALL_PRECS(host_memory_refused),       CHK_TEST_ALL_PRECS(pointer_overlaps),
     };
     return chk_main(argc, argv, "args", tests, sizeof tests / sizeof tests[0]);
 }

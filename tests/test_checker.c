@@ -79,7 +79,7 @@ static void ratio_inverse_and_solve_detect_errors(void **state) {
     chk_free(X);
 }
 
-/* A clearly different pivot is a defect; the same pivots agree; a genuine tie is tolerated. */
+/* A clearly different pivot is a defect; the same pivots agree; a near-tie is tolerated, an exact tie is not. */
 static void pivot_comparison(void **state) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
@@ -98,16 +98,29 @@ static void pivot_comparison(void **state) {
     double gap;
     if (chk_pivots_agree(p, n, A, n, ipiv, other, &k, &gap) != -1 || k != 0)
         chk_fail("a wrong first pivot was accepted (gap %g)", gap);
-    /* an exact tie in column 1: rows 1 and 4 hold the same largest value */
+    /* The near-tie rule (near_tie.h) on column 1: rows 1 and 4 hold the two largest values. */
     for (int i = 0; i < n; ++i) chk_set(p, A, i, 0.25);
     chk_set(p, A, 0, -0.75);
-    chk_set(p, A, 3, 0.75);
-    memcpy(F, A, chk_elem_size(p) * n * n);
-    chk_lapack_getrf(p, n, F, n, ipiv);
-    if (ipiv[0] != 1) chk_fail("LAPACK did not take the first maximum (%d)", ipiv[0]);
-    memcpy(other, ipiv, sizeof other);
-    other[0] = 4;
-    if (chk_pivots_agree(p, n, A, n, ipiv, other, NULL, NULL) != 0) chk_fail("an exact tie was not recognised");
+    static const struct {
+        double rel;   /* row 4 holds 0.75 (1 + rel eps) */
+        int lapack;   /* LAPACK's pivot row */
+        int verdict;  /* of row 1 or 4 instead: 0 a near-tie, -1 a defect */
+        const char *what;
+    } cases[] = {
+        {0, 1, -1, "an exact tie (no rounding decides it: the first maximum must win)"},
+        {8, 4, 0, "candidates 8 eps apart (a near-tie)"},
+        {2048, 4, -1, "candidates 2048 eps apart (beyond 64 n eps)"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        chk_set(p, A, 3, 0.75 * (1 + cases[c].rel * chk_eps(p)));
+        memcpy(F, A, chk_elem_size(p) * n * n);
+        chk_lapack_getrf(p, n, F, n, ipiv);
+        if (ipiv[0] != cases[c].lapack) chk_fail("%s: LAPACK chose row %d", cases[c].what, ipiv[0]);
+        memcpy(other, ipiv, sizeof other);
+        other[0] = ipiv[0] == 1 ? 4 : 1;
+        int verdict = chk_pivots_agree(p, n, A, n, ipiv, other, NULL, NULL);
+        if (verdict != cases[c].verdict) chk_fail("%s: chk_pivots_agree gave %d", cases[c].what, verdict);
+    }
     chk_free(A);
     chk_free(F);
 }

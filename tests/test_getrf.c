@@ -325,6 +325,22 @@ static void getrf_extreme_pivots(void **state) {
     expect_mostly_exact(&t, "extreme pivots");
 }
 
+/* Orders beyond 256 (chk_large_orders): both forms, with and without pivoting, small batches with gaps. */
+static void getrf_large_orders(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    const int *ns;
+    const int count = chk_large_orders(p, &ns);
+    tally t = {0, 0};
+    for (int k = 0; k < count; ++k)
+        for (int f = 0; f < 3; ++f) { /* strided and pointer array with pivots, then without (the forms alternate) */
+            const int piv = f < 2;
+            getrf_case c = {(chk_form)((f + k) % 2), ns[k], f == 0 ? 2 : 1, 3, 5, 2,
+                            piv ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, piv, 9000u + 10 * k + f};
+            run_getrf(p, &c, &t);
+        }
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         CHK_TEST_ALL_PRECS(getrf_sizes_strided),  CHK_TEST_ALL_PRECS(getrf_sizes_pointers),
@@ -332,7 +348,7 @@ int main(int argc, char **argv) {
         CHK_TEST_ALL_PRECS(getrf_gaps),           CHK_TEST_ALL_PRECS(getrf_batch_counts),
         CHK_TEST_ALL_PRECS(getrf_matrix_types),   CHK_TEST_ALL_PRECS(getrf_nopiv_singular),
         CHK_TEST_ALL_PRECS(getrf_extreme_pivots),
-        CHK_TEST_ALL_PRECS(getrf_nan_inf),
+        CHK_TEST_ALL_PRECS(getrf_nan_inf),        CHK_TEST_ALL_PRECS(getrf_large_orders),
     };
     return chk_main(argc, argv, "getrf", tests, sizeof tests / sizeof tests[0]);
 }

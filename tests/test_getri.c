@@ -1,7 +1,7 @@
 /* getri (inverse from the LU factors, out of place): every precision, both forms, n = 0..40 and larger,
  * batch 0, 1 and hundreds, gaps, LAPACK's matrix types, ipiv == NULL, NaN. The factors come from LAPACK
- * (so this suite does not depend on the library's getrf); the inverse must give
- * ||A C - I|| / (n ||A|| ||C|| eps) < 30, info as LAPACK's (first exactly zero U(j,j)), A and ipiv untouched. */
+ * (so this suite does not depend on the library's getrf); the inverse must give xGET03's
+ * ||I - C A|| / (n ||A|| ||C|| eps) < 30, info as LAPACK's (first exactly zero U(j,j)), A and ipiv untouched. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -66,7 +66,7 @@ static void run_getri(chk_prec p, const getri_case *c) {
         if (chk_batch_unwritten(C, b))
             chk_fail("%s: matrix %d: %lld elements of C not written", what, b, chk_batch_unwritten(C, b));
         double r = chk_ratio_inverse(p, n, chk_batch_mat(A0, b), lda, chk_batch_mat(C, b), ldc);
-        if (!(r < CHK_THRESHOLD)) chk_fail("%s: matrix %d: ||AC - I|| ratio %g >= %g", what, b, r, CHK_THRESHOLD);
+        if (!(r < CHK_THRESHOLD)) chk_fail("%s: matrix %d: ||I - CA|| ratio %g >= %g", what, b, r, CHK_THRESHOLD);
     }
     if (chk_on_device(env) && n > 0 && batch > 0) { /* the host backend as the reference */
         chk_batch *Ch = chk_batch_new(p, c->form, n, n, ldc, sC, batch, &rng);
@@ -174,12 +174,27 @@ static void getri_nan(void **state) {
     }
 }
 
+/* Orders beyond 256 (chk_large_orders): both forms with pivots, and ipiv == NULL, small batches with gaps. */
+static void getri_large_orders(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    const int *ns;
+    const int count = chk_large_orders(p, &ns);
+    for (int k = 0; k < count; ++k)
+        for (int f = 0; f < 3; ++f) {
+            const int piv = f < 2;
+            getri_case c = {(chk_form)((f + k) % 2), ns[k], f == 0 ? 2 : 1, 3, 5, 2,
+                            piv ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, piv, 700u + 10 * k + f};
+            run_getri(p, &c);
+        }
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         CHK_TEST_ALL_PRECS(getri_sizes_strided), CHK_TEST_ALL_PRECS(getri_sizes_pointers),
         CHK_TEST_ALL_PRECS(getri_nopiv),         CHK_TEST_ALL_PRECS(getri_gaps),
         CHK_TEST_ALL_PRECS(getri_batch_counts),  CHK_TEST_ALL_PRECS(getri_matrix_types),
-        CHK_TEST_ALL_PRECS(getri_nan),
+        CHK_TEST_ALL_PRECS(getri_nan),           CHK_TEST_ALL_PRECS(getri_large_orders),
     };
     return chk_main(argc, argv, "getri", tests, sizeof tests / sizeof tests[0]);
 }

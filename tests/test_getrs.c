@@ -1,7 +1,7 @@
 /* getrs (solve with A, A^T or A^H from the LU factors): every precision, both forms, trans N/T/C, nrhs 1
  * and several, n = 0..40 and larger, batch 0, 1 and hundreds, gaps (ldb > n, strides), LAPACK's nonsingular
  * matrix types, ipiv == NULL, NaN in B. The factors come from LAPACK; the solution must give
- * max_j ||B_j - op(A) X_j|| / (||op(A)|| ||X_j|| n eps) < 30, with A and ipiv untouched. */
+ * xGET02's max_j ||B_j - op(A) X_j|| / (||op(A)|| ||X_j|| eps) < 30, with A and ipiv untouched. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -179,12 +179,30 @@ static void getrs_nan(void **state) {
         }
 }
 
+/* Orders beyond 256 (chk_large_orders): both forms, trans N, T and C, several right-hand sides, small
+ * batches with gaps; and ipiv == NULL. */
+static void getrs_large_orders(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    const int *ns;
+    const int count = chk_large_orders(p, &ns);
+    for (int k = 0; k < count; ++k) {
+        for (int t = 0; t < 3; ++t) {
+            getrs_case c = {(chk_form)(t % 2), (smallla_operation_t)t, ns[k], 3, t == 0 ? 2 : 1, 3, 5, 2,
+                            CHK_MT_RANDOM, 1, 900u + 10 * k + t};
+            run_getrs(p, &c);
+        }
+        getrs_case c = {CHK_POINTERS, SMALLLA_OP_N, ns[k], 2, 1, 0, 0, 0, CHK_MT_DIAG_DOMINANT, 0, 950u + k};
+        run_getrs(p, &c);
+    }
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         CHK_TEST_ALL_PRECS(getrs_sizes_strided), CHK_TEST_ALL_PRECS(getrs_sizes_pointers),
         CHK_TEST_ALL_PRECS(getrs_nopiv),         CHK_TEST_ALL_PRECS(getrs_nrhs_and_gaps),
         CHK_TEST_ALL_PRECS(getrs_batch_counts),  CHK_TEST_ALL_PRECS(getrs_matrix_types),
-        CHK_TEST_ALL_PRECS(getrs_nan),
+        CHK_TEST_ALL_PRECS(getrs_nan),           CHK_TEST_ALL_PRECS(getrs_large_orders),
     };
     return chk_main(argc, argv, "getrs", tests, sizeof tests / sizeof tests[0]);
 }

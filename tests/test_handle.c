@@ -1,5 +1,8 @@
 /* Handles, streams, messages and version. */
+#define _GNU_SOURCE /* dladdr, realpath: the file of the loaded library */
+#include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checker.h"
@@ -88,14 +91,33 @@ static void status_strings(void **state) {
     if (SMALLLA_SUCCESS != 0) chk_fail("SMALLLA_SUCCESS must be 0");
 }
 
+/* The version against the build's configured one (SMALLLA_BUILD_VERSION_*: the project's version, which
+ * CMakeLists.txt reads from include/smallla.h): the loaded library must report it (a stale or foreign
+ * libsmallla found at run time fails), the header this suite was compiled with must say the same (the one
+ * version source), and the library's file must be named after it (its VERSION property follows). */
 static void version(void **state) {
     (void)state;
     chk_begin();
     int ma = -1, mi = -1, pa = -1;
     smallla_get_version(&ma, &mi, &pa);
-    if (ma != SMALLLA_VERSION_MAJOR || mi != SMALLLA_VERSION_MINOR || pa != SMALLLA_VERSION_PATCH)
-        chk_fail("library version %d.%d.%d, header %d.%d.%d", ma, mi, pa, SMALLLA_VERSION_MAJOR, SMALLLA_VERSION_MINOR,
-                 SMALLLA_VERSION_PATCH);
+    if (ma != SMALLLA_BUILD_VERSION_MAJOR || mi != SMALLLA_BUILD_VERSION_MINOR || pa != SMALLLA_BUILD_VERSION_PATCH)
+        chk_fail("the library reports version %d.%d.%d, the build is configured as %s", ma, mi, pa,
+                 SMALLLA_BUILD_VERSION_STRING);
+    if (SMALLLA_VERSION_MAJOR != SMALLLA_BUILD_VERSION_MAJOR || SMALLLA_VERSION_MINOR != SMALLLA_BUILD_VERSION_MINOR ||
+        SMALLLA_VERSION_PATCH != SMALLLA_BUILD_VERSION_PATCH)
+        chk_fail("smallla.h says %d.%d.%d, the build is configured as %s", SMALLLA_VERSION_MAJOR, SMALLLA_VERSION_MINOR,
+                 SMALLLA_VERSION_PATCH, SMALLLA_BUILD_VERSION_STRING);
+    Dl_info where;
+    if (!dladdr((const void *)smallla_get_version, &where) || where.dli_fname == NULL)
+        chk_fail("dladdr cannot tell the file of smallla_get_version");
+    char *file = realpath(where.dli_fname, NULL);
+    if (file == NULL) chk_fail("realpath(%s) failed", where.dli_fname);
+    const char *slash = strrchr(file, '/'), *name = slash ? slash + 1 : file;
+    const char *expected = "libsmallla.so." SMALLLA_BUILD_VERSION_STRING;
+    int named = strcmp(name, expected) == 0;
+    if (!named) print_message("      loaded library file: %s\n", file);
+    free(file);
+    if (!named) chk_fail("the loaded library file is %s, expected %s", name, expected);
     smallla_get_version(NULL, NULL, NULL); /* NULL allowed */
     smallla_get_version(&ma, NULL, NULL);
 }

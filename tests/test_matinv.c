@@ -1,6 +1,6 @@
 /* matinv (fused LU and inverse, out of place or in place): every precision, both forms, n = 0..40 and
- * larger, batch 0, 1 and hundreds, gaps, LAPACK's matrix types, NaN/Inf. The inverse must give
- * ||A C - I|| / (n ||A|| ||C|| eps) < 30; info must be LAPACK getrf's; A must be untouched out of place. */
+ * larger, batch 0, 1 and hundreds, gaps, LAPACK's matrix types, NaN/Inf. The inverse must give xGET03's
+ * ||I - C A|| / (n ||A|| ||C|| eps) < 30; info must be LAPACK getrf's; A must be untouched out of place. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -72,7 +72,7 @@ static void run_matinv(chk_prec p, const matinv_case *c) {
         if (C != A && chk_batch_unwritten(C, b))
             chk_fail("%s: matrix %d: %lld elements of C not written", what, b, chk_batch_unwritten(C, b));
         double r = chk_ratio_inverse(p, n, chk_batch_mat(A0, b), lda, chk_batch_mat(C, b), ldc);
-        if (!(r < CHK_THRESHOLD)) chk_fail("%s: matrix %d: ||AC - I|| ratio %g >= %g", what, b, r, CHK_THRESHOLD);
+        if (!(r < CHK_THRESHOLD)) chk_fail("%s: matrix %d: ||I - CA|| ratio %g >= %g", what, b, r, CHK_THRESHOLD);
     }
     if (chk_on_device(env) && n > 0 && batch > 0) {
         chk_batch *Ah = chk_batch_clone(A0), *Ch = chk_batch_clone(C);
@@ -184,12 +184,27 @@ static void matinv_nan_inf(void **state) {
     }
 }
 
+/* Orders beyond 256 (chk_large_orders): both forms out of place, and in place, small batches with gaps. */
+static void matinv_large_orders(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    const int *ns;
+    const int count = chk_large_orders(p, &ns);
+    for (int k = 0; k < count; ++k)
+        for (int f = 0; f < 3; ++f) {
+            matinv_case c = {(chk_form)((f + k) % 2), ns[k], f == 0 ? 2 : 1, 3, 5, CHK_MT_RANDOM,
+                             f < 2 ? OUT_OF_PLACE : IN_PLACE, 800u + 10 * k + f};
+            run_matinv(p, &c);
+        }
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         CHK_TEST_ALL_PRECS(matinv_sizes_strided),    CHK_TEST_ALL_PRECS(matinv_sizes_pointers),
         CHK_TEST_ALL_PRECS(matinv_in_place_strided), CHK_TEST_ALL_PRECS(matinv_in_place_pointers),
         CHK_TEST_ALL_PRECS(matinv_gaps),             CHK_TEST_ALL_PRECS(matinv_batch_counts),
         CHK_TEST_ALL_PRECS(matinv_matrix_types),     CHK_TEST_ALL_PRECS(matinv_nan_inf),
+        CHK_TEST_ALL_PRECS(matinv_large_orders),
     };
     return chk_main(argc, argv, "matinv", tests, sizeof tests / sizeof tests[0]);
 }

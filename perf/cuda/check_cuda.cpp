@@ -1,12 +1,16 @@
 // smallla-check-cuda: a standalone correctness sweep of the CUDA backend against the host backend, through
 // the public API only. For every routine, precision and order in the sweep it runs both backends on the
 // same inputs (strided with gaps, pointer arrays, and packed strided batches for n <= 16) and checks:
-// info equal; ipiv equal (except at a near-tie, reported and counted: see near_tie); LAPACK's test ratios
-// below 30 (||PA - LU||_1 / (n ||A||_1 eps), ||A C - I||_1 / (n ||A||_1 ||C||_1 eps), ||B - op(A) X||_1 /
-// (||A||_1 ||X||_1 n eps)); every element outside the matrices untouched. Inputs include
+// info equal; ipiv equal (except at a near-tie, reported and counted: the one rule of tests/checker/near_tie.h);
+// LAPACK's test ratios below 30, as LAPACK's xGET01, xGET03 and xGET02 define them (ratio functions below);
+// every element outside the matrices untouched. Inputs include
 // random matrices, exact pivot ties, a zero column (info > 0) and NaN. Prints one line per failure and a
 // summary; exit status 0 only when everything passed, 77 when there is no CUDA device (skipped).
 // SMALLLA_CHECK_ALL_DEVICES=1 runs the sweep on every device in turn, in one process.
+//   usage: smallla-check-cuda [ORDER...]   the sweep (default orders 1-64, 65, 96, 100, 128, 160, 200)
+//          smallla-check-cuda --large      instead, the large cases (run_large below: matinv over more than
+//                                          2 GiB of matrices, getrs over 200,000 matrices; ~10 GB of host and
+//                                          device memory), which tests/gpu/run_gpu_suite.sh runs once
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -14,10 +18,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "../../tests/checker/near_tie.h"
 #include "smallla.h"
 
 namespace {
@@ -41,12 +47,13 @@ void fail(const std::string &what) {
 template <class C> struct api;
 using cld = std::complex<long double>;
 
-#define SMALLLA_API_TABLE(x, C, R, eps_)                                                                       \
+// eps(): LAPACK's xLAMCH('Epsilon'), half an ulp of 1 (2^-24, 2^-53), as the test ratios use it.
+#define SMALLLA_API_TABLE(x, C, R)                                                                             \
     template <> struct api<C> {                                                                                \
         using real = R;                                                                                        \
         static constexpr const char *name = #x;                                                                \
         static constexpr bool is_complex = sizeof(C) == 2 * sizeof(R);                                          \
-        static double eps() { return eps_; }                                                                   \
+        static double eps() { return std::numeric_limits<R>::epsilon() / 2; }                                  \
         static constexpr auto getrf_s = smallla_##x##getrfStridedBatched;                                      \
         static constexpr auto getrf_p = smallla_##x##getrfBatched;                                             \
         static constexpr auto getri_s = smallla_##x##getriStridedBatched;                                      \
@@ -56,10 +63,10 @@ using cld = std::complex<long double>;
         static constexpr auto getrs_s = smallla_##x##getrsStridedBatched;                                      \
         static constexpr auto getrs_p = smallla_##x##getrsBatched;                                             \
     };
-SMALLLA_API_TABLE(s, float, float, 5.96e-8)
-SMALLLA_API_TABLE(d, double, double, 1.11e-16)
-SMALLLA_API_TABLE(c, smallla_complex_float, float, 5.96e-8)
-SMALLLA_API_TABLE(z, smallla_complex_double, double, 1.11e-16)
+SMALLLA_API_TABLE(s, float, float)
+SMALLLA_API_TABLE(d, double, double)
+SMALLLA_API_TABLE(c, smallla_complex_float, float)
+SMALLLA_API_TABLE(z, smallla_complex_double, double)
 
 template <class C> cld to_c(const C &x) {
     if constexpr (api<C>::is_complex) {
@@ -94,21 +101,17 @@ long double norm1(const mat &a, int n) {
     return best;
 }
 
-// For a pivot that differs from the host's at step k: how close the host's choice was to the runner-up, from
-// the host's factors (candidate i > k had |L(i,k) U(k,k)|, the pivot |U(k,k)|, in getf2's |Re| + |Im|).
-inline long double pivot_gap(const mat &lu, int n, int k) {
-    auto abs1 = [](cld z) { return std::fabs(z.real()) + std::fabs(z.imag()); };
-    const long double top = abs1(lu[k + (long long)k * n]);
-    long double second = 0;
-    for (int i = k + 1; i < n; ++i) second = std::max(second, abs1(lu[i + (long long)k * n] * lu[k + (long long)k * n]));
-    return top > 0 ? (top - second) / top : 0.0L;
+// A pivot that differs from the host's, first at step k: tests/checker/near_tie.h's rule (the one of every
+// smallla test) on the original matrix a with the host's pivots as the reference. A near-tie is reported and
+// counted, not failed (the factorization must still pass the ratio); *gap receives the candidates' relative gap.
+inline bool near_tie(const mat &a, int n, const int *piv_ref, const int *piv, int k, double eps, double *gap) {
+    std::vector<double> w(2 * (size_t)n * n);
+    for (size_t e = 0; e < (size_t)n * n; ++e) {
+        w[2 * e] = (double)a[e].real();
+        w[2 * e + 1] = (double)a[e].imag();
+    }
+    return chk_near_tie_replay(n, w.data(), piv_ref, piv, k, eps, gap) == 1;
 }
-// A near-tie: the two candidates differ by less than the rounding that k updates may put on them (n eps, no
-// growth assumed). There the pivot depends on the order of the update's sums (LAPACK's blocked and unblocked
-// getrf can differ too), so a different pivot is reported and counted, not failed; the factorization must
-// still pass the backward-error ratio. Any larger gap, and an exact tie (gap 0: LAPACK's first maximum wins),
-// must give the host's pivot.
-inline bool near_tie(long double gap, int n, double eps) { return gap > 0 && gap <= (long double)n * eps; }
 int near_ties = 0;
 
 // The inputs of one test: kind 0 random, 1 exact ties in column 0, 2 zero column, 3 NaN entry, 4 diagonally
@@ -170,7 +173,11 @@ template <class C> mat extract(const std::vector<C> &buf, long long off, int n, 
     return m;
 }
 
-// ||P A - L U||_1 / (n ||A||_1 eps) with ipiv 1-based (or nullptr).
+// LAPACK's test ratios, computed in long double; the norms as LAPACK's: xLANGE (moduli) for matrices, xASUM
+// (|Re| + |Im| for complex types) for the columns of xGET02.
+inline long double abs1(const cld &z) { return std::fabs(z.real()) + std::fabs(z.imag()); }
+// xGET01: ||P A - L U||_1 / (n ||A||_1 eps) with ipiv 1-based (or nullptr); ||A||_1 = 0: 0 for a zero residual,
+// else 1/eps.
 long double getrf_ratio(const mat &a, const mat &lu, const int *ipiv, int n, double eps) {
     mat pa = a;
     if (ipiv)
@@ -186,18 +193,52 @@ long double getrf_ratio(const mat &a, const mat &lu, const int *ipiv, int n, dou
             for (int k = 0; k <= std::min(i, j); ++k) s += (k == i ? cld(1) : lu[i + k * n]) * lu[k + j * n];
             r[i + j * n] = pa[i + j * n] - s;
         }
-    const long double an = norm1(a, n);
-    return an == 0 ? 0 : norm1(r, n) / (n * an * eps);
+    const long double an = norm1(a, n), resid = norm1(r, n);
+    if (an <= 0) return resid != 0 ? 1.0L / eps : 0.0L;
+    return resid / n / an / eps;
 }
+// xGET03: ||I - C A||_1 / (n ||A||_1 ||C||_1 eps) (the inverse times A, in this order); 1/eps when a norm is 0.
 long double inverse_ratio(const mat &a, const mat &c, int n, double eps) {
+    const long double an = norm1(a, n), cn = norm1(c, n);
+    if (an <= 0 || cn <= 0) return 1.0L / eps;
     mat r(n * n);
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
             cld s = i == j ? cld(1) : cld(0);
-            for (int k = 0; k < n; ++k) s -= a[i + k * n] * c[k + j * n];
+            for (int k = 0; k < n; ++k) s -= c[i + k * n] * a[k + j * n];
             r[i + j * n] = s;
         }
-    return norm1(r, n) / (n * norm1(a, n) * norm1(c, n) * eps);
+    return norm1(r, n) * (1.0L / an / cn) / eps / n;
+}
+// xGET02: max over the right-hand sides j of ||B_j - op(A) X_j||_1 / (||op(A)||_1 ||X_j||_1 eps), no factor n;
+// ||op(A)||_1 = xLANGE('1') of A for N, xLANGE('I') for T and C; 1/eps when ||op(A)||_1 or some ||X_j||_1 is 0.
+// b0 and x point at one matrix's right-hand sides: element i of column r at i + r*ldb.
+template <class C>
+long double solve_ratio(const mat &a, int trans, int n, int nrhs, const C *b0, const C *x, int ldb, double eps) {
+    long double an = 0;
+    for (int j = 0; j < n; ++j) {
+        long double s = 0;
+        for (int i = 0; i < n; ++i) s += std::abs(trans == 0 ? a[i + j * n] : a[j + i * n]);
+        an = std::max(an, s);
+    }
+    if (an <= 0) return 1.0L / eps;
+    long double worst = 0;
+    for (int r = 0; r < nrhs; ++r) {
+        long double rs = 0, xs = 0;
+        for (int i = 0; i < n; ++i) {
+            cld s = to_c(b0[i + r * ldb]);
+            for (int k = 0; k < n; ++k) {
+                cld aik = trans == 0 ? a[i + k * n] : a[k + i * n];
+                if (trans == 2) aik = std::conj(aik);
+                s -= aik * to_c(x[k + r * ldb]);
+            }
+            rs += abs1(s);
+            xs += abs1(to_c(x[i + r * ldb]));
+        }
+        const long double ratio = xs <= 0 ? 1.0L / eps : rs / an / xs / eps;
+        if (!(ratio <= worst)) worst = ratio;  // NaN stays
+    }
+    return worst;
 }
 
 template <class C> bool finite_matrix(const mat &m) {
@@ -283,18 +324,20 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
                     if (pivoting)
                         for (int k = 0; k < n; ++k)
                             if (dp[b * pstride + k] != hpiv[b * sp + k]) {
-                                const long double gap = pivot_gap(extract(hh_lu, b * stride, n, ld), n, k);
+                                double gap = 0;
+                                const bool tie = near_tie(extract(h0, b * stride, n, ld), n, &hpiv[b * sp],
+                                                          &dp[b * pstride], k, eps, &gap);
                                 char g[64];
-                                std::snprintf(g, sizeof g, "%.2Le", gap);
+                                std::snprintf(g, sizeof g, "%.2e", gap);
                                 const std::string what = t + ": ipiv[" + std::to_string(k) + "] = " +
                                                          std::to_string(dp[b * pstride + k]) + " != host " +
                                                          std::to_string(hpiv[b * sp + k]) +
-                                                         " (host's relative gap to the runner-up at this step: " + g;
-                                if (near_tie(gap, n, eps)) {
+                                                         " (the candidates' relative gap: " + g;
+                                if (tie) {
                                     ++near_ties;
-                                    std::printf("NEAR-TIE %s <= n eps: accepted, the ratio is checked)\n", what.c_str());
+                                    std::printf("NEAR-TIE %s: accepted, the ratio is checked)\n", what.c_str());
                                 } else {
-                                    fail(what + ")");
+                                    fail(what + ", not a near-tie)");
                                 }
                                 break;
                             }
@@ -364,23 +407,7 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
                         const std::string t = tag(trans == 0 ? "getrs N" : trans == 1 ? "getrs T" : "getrs C", A::name, n, form, b);
                         ++checks;
                         const mat a = extract(h0, b * stride, n, ld);
-                        long double rn = 0, xn = 0;
-                        for (int r = 0; r < nrhs; ++r) {
-                            long double rs = 0, xs = 0;
-                            for (int i = 0; i < n; ++i) {
-                                cld s = to_c(b0[b * sb + i + r * ldb]);
-                                for (int k = 0; k < n; ++k) {
-                                    cld aik = trans == 0 ? a[i + k * n] : a[k + i * n];
-                                    if (trans == 2) aik = std::conj(aik);
-                                    s -= aik * to_c(x[b * sb + k + r * ldb]);
-                                }
-                                rs += std::abs(s);
-                                xs += std::abs(to_c(x[b * sb + i + r * ldb]));
-                            }
-                            rn = std::max(rn, rs);
-                            xn = std::max(xn, xs);
-                        }
-                        const long double ratio = rn / (norm1(a, n) * xn * n * eps);
+                        const long double ratio = solve_ratio(a, trans, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
                         if (!(ratio < 30)) fail(t + ": ratio " + std::to_string((double)ratio));
                     }
                 }
@@ -430,6 +457,182 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
     }
 }
 
+// ---- The large cases (--large) ------------------------------------------------------------------------------
+
+// matinv at n = 256 over a batch of more than 2 GiB of matrices: the blocked path inverts the batch in chunks of
+// at most max(256 MiB, free / 8), clamped to 2 GiB (lib/cuda/blocked.cuh, matinv_blocked), so its chunk loop
+// runs at least twice whatever the device. Strided out of place, then pointer arrays in place. Every matrix:
+// info as the host backend's (zero columns spread over the batch make some info > 0, so a chunk's info offset
+// shows), every element of C written, and the inverse within sqrt(eps) of the host backend's (relative, in the
+// 1-norm with |Re| + |Im|: another matrix's inverse is O(1) away); xGET03's ratio on a sample that includes both
+// ends of the batch.
+template <class C> void large_matinv(smallla_handle_t hh, smallla_handle_t hc, int n, int batch) {
+    using A = api<C>;
+    const double eps = A::eps();
+    const long long mat = (long long)n * n;
+    const size_t count = (size_t)mat * batch;
+    std::printf("matinv %s n=%d batch=%d: %.2f GiB of matrices\n", A::name, n, batch,
+                (double)count * sizeof(C) / (1024.0 * 1024 * 1024));
+    std::fflush(stdout);
+    std::mt19937 rng(4242);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<C> h0(count);
+    for (C &x : h0) x = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+    for (int b = 5; b < batch; b += 733)  // a zero column: info = (b % n) + 1
+        for (int i = 0; i < n; ++i) h0[b * mat + i + (b % n) * n] = from_parts<C>(0.0, 0.0);
+    std::vector<C> href(count);
+    std::vector<int> hinfo(batch, -7);
+    if (A::matinv_s(hh, n, h0.data(), n, mat, href.data(), n, mat, hinfo.data(), batch) != SMALLLA_SUCCESS) {
+        fail(std::string("host matinv status ") + smallla_last_error(hh));
+        return;
+    }
+    for (int form = 0; form < 2; ++form) {
+        const char *how = form == 0 ? "strided, out of place" : "pointer arrays, in place";
+        device_buf<C> dA(count), dC(form == 0 ? count : 1);
+        dA.put(h0);
+        if (form == 0) CHECK_CUDA(cudaMemset(dC.p, 0xff, count * sizeof(C)));  // all bits set: a NaN, "not written"
+        device_buf<int> dinfo(batch);
+        CHECK_CUDA(cudaMemset(dinfo.p, 0xff, batch * sizeof(int)));
+        device_buf<C *> dptrs(batch);
+        smallla_status_t st;
+        if (form == 0) {
+            st = A::matinv_s(hc, n, dA.p, n, mat, dC.p, n, mat, dinfo.p, batch);
+        } else {
+            dptrs.put(device_pointer_array(dA.p, mat, batch));
+            st = A::matinv_p(hc, n, (const C *const *)dptrs.p, n, dptrs.p, n, dinfo.p, batch);
+        }
+        ++checks;
+        if (st != SMALLLA_SUCCESS) {
+            fail(std::string("cuda matinv (") + how + ") status " + smallla_last_error(hc));
+            continue;
+        }
+        CHECK_CUDA(cudaDeviceSynchronize());
+        const std::vector<C> c = form == 0 ? dC.get() : dA.get();
+        const std::vector<int> di = dinfo.get();
+        C unwritten;
+        std::memset(&unwritten, 0xff, sizeof unwritten);
+        int bad_info = 0, unwritten_mats = 0, far = 0, bad_ratio = 0, samples = 0;
+        long double worst_diff = 0;
+        for (int b = 0; b < batch; ++b) {
+            ++checks;
+            if (di[b] != hinfo[b]) {
+                if (++bad_info <= 5)
+                    fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": info " +
+                         std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
+                continue;
+            }
+            if (hinfo[b] != 0) continue;
+            const C *cb = &c[b * mat], *rb = &href[b * mat];
+            long double dn = 0, rn = 0;
+            bool all_written = true;
+            for (int j = 0; j < n; ++j) {
+                long double dcol = 0, rcol = 0;
+                for (int i = 0; i < n; ++i) {
+                    const long long e = i + (long long)j * n;
+                    all_written = all_written && !same_bits(cb[e], unwritten);
+                    dcol += abs1(to_c(cb[e]) - to_c(rb[e]));
+                    rcol += abs1(to_c(rb[e]));
+                }
+                dn = std::max(dn, dcol);
+                rn = std::max(rn, rcol);
+            }
+            if (!all_written && ++unwritten_mats <= 5)
+                fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": C not all written");
+            const long double diff = rn > 0 ? dn / rn : dn;
+            worst_diff = std::max(worst_diff, diff);
+            if (!(diff <= std::sqrt(eps)) && ++far <= 5)
+                fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) +
+                     ": ||C - C_host||_1 / ||C_host||_1 = " + std::to_string((double)diff) + " > sqrt(eps)");
+            if (b % 211 == 0 || b < 2 || b >= batch - 2) {
+                ++samples;
+                const long double r = inverse_ratio(extract(h0, b * mat, n, n), extract(c, b * mat, n, n), n, eps);
+                if (!(r < 30) && ++bad_ratio <= 5)
+                    fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": ratio " +
+                         std::to_string((double)r));
+            }
+        }
+        std::printf("matinv %s n=%d batch=%d (%s): %d info differences, %d matrices not all written, %d farther than "
+                    "sqrt(eps) from the host's inverse (largest %.2Le), %d of %d sampled ratios >= 30\n",
+                    A::name, n, batch, how, bad_info, unwritten_mats, far, worst_diff, bad_ratio, samples);
+        std::fflush(stdout);
+    }
+}
+
+// getrs over 200,000 matrices at orders where its persistent form serves (each warp steps through many
+// matrices while the next one's factors are copied ahead: lu_registers.cuh, getrs_prefetch_by_default): the
+// factors from the host backend's getrf, two right-hand sides, op N in the strided form and op T (real) or C
+// (complex) with pointer arrays; xGET02's ratio of every matrix below 30, the gaps untouched.
+template <class C> void large_getrs(smallla_handle_t hh, smallla_handle_t hc, int n, int batch) {
+    using A = api<C>;
+    const double eps = A::eps();
+    const long long mat = (long long)n * n;
+    std::mt19937 rng(5151 + n);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<C> a0((size_t)mat * batch);
+    for (C &x : a0) x = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+    std::vector<C> lu = a0;
+    std::vector<int> piv((size_t)n * batch), info(batch);
+    if (A::getrf_s(hh, n, lu.data(), n, mat, piv.data(), n, info.data(), batch) != SMALLLA_SUCCESS) {
+        fail(std::string("host getrf status ") + smallla_last_error(hh));
+        return;
+    }
+    device_buf<C> dA(lu.size());
+    dA.put(lu);
+    device_buf<int> dpiv(piv.size());
+    CHECK_CUDA(cudaMemcpy(dpiv.p, piv.data(), piv.size() * sizeof(int), cudaMemcpyHostToDevice));
+    device_buf<C *> dap(batch);
+    dap.put(device_pointer_array(dA.p, mat, batch));
+    for (int t : {0, A::is_complex ? 2 : 1}) {
+        const int nrhs = 2, ldb = n + 1;
+        const long long sb = (long long)ldb * nrhs + 1;
+        std::vector<C> b0((size_t)sb * batch, from_parts<C>(31.0, 0.0));
+        for (int b = 0; b < batch; ++b)
+            for (int r = 0; r < nrhs; ++r)
+                for (int i = 0; i < n; ++i) b0[b * sb + i + r * ldb] = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+        device_buf<C> dB(b0.size());
+        dB.put(b0);
+        device_buf<C *> dbp(batch);
+        const smallla_operation_t op = (smallla_operation_t)t;
+        smallla_status_t st;
+        if (t == 0) {
+            st = A::getrs_s(hc, op, n, nrhs, dA.p, n, mat, dpiv.p, n, dB.p, ldb, sb, batch);
+        } else {
+            dbp.put(device_pointer_array(dB.p, sb, batch));
+            st = A::getrs_p(hc, op, n, nrhs, (const C *const *)dap.p, n, dpiv.p, dbp.p, ldb, batch);
+        }
+        ++checks;
+        const std::string what = std::string("getrs ") + "NTC"[t] + " " + A::name + " n=" + std::to_string(n) +
+                                 " batch=" + std::to_string(batch) + (t == 0 ? " strided" : " pointer-array");
+        if (st != SMALLLA_SUCCESS) {
+            fail(what + ": status " + smallla_last_error(hc));
+            continue;
+        }
+        CHECK_CUDA(cudaDeviceSynchronize());
+        const std::vector<C> x = dB.get();
+        check_gaps(x, b0, n, nrhs, ldb, sb, batch, what);
+        int bad = 0;
+        long double worst = 0;
+        for (int b = 0; b < batch; ++b) {
+            ++checks;
+            if (info[b] != 0) continue;
+            const long double r = solve_ratio(extract(a0, b * mat, n, n), t, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
+            worst = std::max(worst, r);
+            if (!(r < 30) && ++bad <= 5) fail(what + " matrix " + std::to_string(b) + ": ratio " + std::to_string((double)r));
+        }
+        std::printf("%s: %d ratios >= 30 (largest %.2Lf)\n", what.c_str(), bad, worst);
+        std::fflush(stdout);
+    }
+}
+
+void run_large(smallla_handle_t hh, smallla_handle_t hc) {
+    // 4608 matrices of 256 x 256 doubles: 2.25 GiB, more than matinv's largest chunk (2 GiB).
+    large_matinv<double>(hh, hc, 256, 4608);
+    for (int n : {20, 32}) {
+        large_getrs<double>(hh, hc, n, 200000);
+        large_getrs<smallla_complex_double>(hh, hc, n, 200000);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -438,10 +641,11 @@ int main(int argc, char **argv) {
         std::printf("SKIPPED: no CUDA device\n");
         return 77;
     }
+    const bool large = argc == 2 && std::strcmp(argv[1], "--large") == 0;
     std::vector<int> orders;
     for (int n = 1; n <= 64; ++n) orders.push_back(n);  // every instance of getri by columns (up to 64) too
     for (int n : {65, 96, 100, 128, 160, 200}) orders.push_back(n);
-    if (argc > 1) {  // optional: a list of orders
+    if (argc > 1 && !large) {  // optional: a list of orders
         orders.clear();
         for (int i = 1; i < argc; ++i) orders.push_back(std::atoi(argv[i]));
     }
@@ -460,14 +664,18 @@ int main(int argc, char **argv) {
             std::printf("cannot create handles: %s\n", smallla_last_error(nullptr));
             return 1;
         }
-        run_precision<float>(hh, hc, orders);
-        run_precision<double>(hh, hc, orders);
-        run_precision<smallla_complex_float>(hh, hc, orders);
-        run_precision<smallla_complex_double>(hh, hc, orders);
+        if (large) {
+            run_large(hh, hc);
+        } else {
+            run_precision<float>(hh, hc, orders);
+            run_precision<double>(hh, hc, orders);
+            run_precision<smallla_complex_float>(hh, hc, orders);
+            run_precision<smallla_complex_double>(hh, hc, orders);
+        }
         smallla_destroy(hh);
         smallla_destroy(hc);
     }
-    std::printf("%s: %d checks, %d failures, %d pivot differences at near-ties (0 < gap <= n eps)\n",
+    std::printf("%s: %d checks, %d failures, %d pivot differences at near-ties (tests/checker/near_tie.h)\n",
                 failures ? "FAILED" : "PASSED", checks, failures, near_ties);
     return failures ? 1 : 0;
 }

@@ -1,5 +1,9 @@
 /* The shared test library of smallla's suites: see checker.h for what each part is for. */
+#define _GNU_SOURCE /* dladdr, RTLD_DEFAULT: which LAPACK the oracle calls really reach */
 #include "checker.h"
+#include "near_tie.h"
+
+#include <dlfcn.h>
 
 #include <complex.h>
 #include <float.h>
@@ -63,6 +67,14 @@ void chk_set(chk_prec p, void *base, long long idx, zd v) {
 int chk_same_bits(chk_prec p, const void *a, long long ia, const void *b, long long ib) {
     size_t s = chk_elem_size(p);
     return memcmp((const char *)a + ia * s, (const char *)b + ib * s, s) == 0;
+}
+
+int chk_large_orders(chk_prec p, const int **orders) {
+    static const int s[] = {300}, d[] = {300, 600}, c[] = {600}, z[] = {300, 600};
+    static const int *const lists[4] = {s, d, c, z};
+    static const int counts[4] = {1, 2, 1, 2};
+    *orders = lists[p];
+    return counts[p];
 }
 
 static double abs1z(zd v) { return fabs(creal(v)) + fabs(cimag(v)); }
@@ -521,16 +533,12 @@ double chk_ratio_lu(chk_prec p, int n, const void *A0, int lda0, const void *LU,
                 A[r + (size_t)j * n] = t;
             }
         }
-    /* A := P A0 - L U, column by column */
+    /* A := P A0 - L U, column by column: column j of L U is the sum over k <= j of L(:,k) U(k,j) */
     for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-            zd s = 0;
-            int kmax = i < j ? i : j;
-            for (int k = 0; k <= kmax; ++k) {
-                zd l = k == i ? 1.0 : F[i + (size_t)k * n];
-                s += l * F[k + (size_t)j * n];
-            }
-            A[i + (size_t)j * n] -= s;
+        for (int k = 0; k <= j; ++k) {
+            const zd u = F[k + (size_t)j * n];
+            A[k + (size_t)j * n] -= u; /* L(k,k) = 1 */
+            for (int i = k + 1; i < n; ++i) A[i + (size_t)j * n] -= F[i + (size_t)k * n] * u;
         }
     double resid = norm1(A, n, n);
     free(A);
@@ -543,19 +551,24 @@ double chk_ratio_inverse(chk_prec p, int n, const void *A0, int lda0, const void
     if (n <= 0) return 0;
     zd *A = to_z(p, n, n, A0, lda0), *X = to_z(p, n, n, C, ldc);
     double anorm = norm1(A, n, n), cnorm = norm1(X, n, n);
+    /* xGET03's residual: I - C A (the inverse times A, in this order) */
     zd *R = malloc(sizeof(zd) * (size_t)n * (size_t)n);
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-            zd s = 0;
-            for (int k = 0; k < n; ++k) s += A[i + (size_t)k * n] * X[k + (size_t)j * n];
-            R[i + (size_t)j * n] = s - (i == j ? 1.0 : 0.0);
+    for (int j = 0; j < n; ++j) { /* column j: e_j - sum over k of C(:,k) A(k,j) */
+        zd *r = R + (size_t)j * n;
+        for (int i = 0; i < n; ++i) r[i] = i == j ? 1.0 : 0.0;
+        for (int k = 0; k < n; ++k) {
+            const zd a = A[k + (size_t)j * n];
+            const zd *x = X + (size_t)k * n;
+            for (int i = 0; i < n; ++i) r[i] -= x[i] * a;
         }
+    }
     double resid = norm1(R, n, n);
     free(A);
     free(X);
     free(R);
     if (!(anorm > 0) || !(cnorm > 0)) return isnan(anorm + cnorm + resid) ? INFINITY : 1.0 / chk_eps(p);
-    return finite_or_inf(resid / anorm / cnorm / n / chk_eps(p));
+    /* xGET03: rcond = (1 / anorm) / ainvnm; resid = ((resid * rcond) / eps) / n */
+    return finite_or_inf(resid * (1.0 / anorm / cnorm) / chk_eps(p) / n);
 }
 
 double chk_ratio_solve(chk_prec p, smallla_operation_t trans, int n, int nrhs, const void *A0, int lda0,
@@ -570,19 +583,21 @@ double chk_ratio_solve(chk_prec p, smallla_operation_t trans, int n, int nrhs, c
             if (trans == SMALLLA_OP_C) a = conj(a);
             O[i + (size_t)k * n] = a;
         }
+    /* xGET02: ||op(A)||_1 with moduli (xLANGE '1' of A for N, 'I' for T and C); the columns of the residual and
+     * of X with xASUM, which for complex types sums |Re| + |Im|. */
     double onorm = norm1(O, n, n), worst = 0;
     for (int j = 0; j < nrhs; ++j) {
         double rn = 0, xn = 0;
         for (int i = 0; i < n; ++i) {
             zd s = B[i + (size_t)j * n];
             for (int k = 0; k < n; ++k) s -= O[i + (size_t)k * n] * Xz[k + (size_t)j * n];
-            rn += cabs(s);
-            xn += cabs(Xz[i + (size_t)j * n]);
+            rn += abs1z(s);
+            xn += abs1z(Xz[i + (size_t)j * n]);
         }
         double r;
-        if (isnan(rn) || isnan(xn)) r = INFINITY;
-        else if (!(onorm > 0) || !(xn > 0)) r = rn == 0 ? 0 : 1.0 / chk_eps(p);
-        else r = rn / onorm / xn / n / chk_eps(p);
+        if (isnan(rn) || isnan(xn) || isnan(onorm)) r = INFINITY;
+        else if (!(onorm > 0) || !(xn > 0)) r = 1.0 / chk_eps(p); /* xGET02: whatever the residual */
+        else r = rn / onorm / xn / chk_eps(p);
         if (!(r <= worst)) worst = r;
     }
     free(A);
@@ -617,6 +632,32 @@ extern void cgetrs_(const char *trans, const int *n, const int *nrhs, const void
                     const int *ipiv, void *b, const int *ldb, int *info, size_t trans_len);
 extern void zgetrs_(const char *trans, const int *n, const int *nrhs, const void *a, const int *lda,
                     const int *ipiv, void *b, const int *ldb, int *info, size_t trans_len);
+
+/* A BLAS routine the checker refers to itself (only its address is taken), so that libblas.so.3 is a direct
+ * dependency of every suite even under --as-needed: loaded from the oracle's folder first, it is the BLAS that
+ * the oracle's LAPACK calls bind to (cmake/oracle_lapack.cmake). */
+extern void dgemm_(void);
+
+/* Prints which files provide the oracle's LAPACK and BLAS. With the reference oracle (SMALLLA_TEST_REFERENCE_LAPACK,
+ * cmake/oracle_lapack.cmake) returns 0 when OpenBLAS was loaded instead, for example through LD_LIBRARY_PATH or a
+ * staging that copied the alternatives' liblapack.so.3: its getrf rounds differently on extreme inputs, and the
+ * suites' verdicts would not be reference LAPACK's. */
+static int oracle_loaded(const char *suite) {
+    Dl_info li, bi;
+    const char *lapack = dladdr((const void *)dgetrf_, &li) && li.dli_fname ? li.dli_fname : "(unknown)";
+    const char *blas = dladdr((const void *)dgemm_, &bi) && bi.dli_fname ? bi.dli_fname : "(unknown)";
+    printf("%s: LAPACK oracle from %s, BLAS from %s\n", suite, lapack, blas);
+#ifdef SMALLLA_TEST_REFERENCE_LAPACK
+    if (dlsym(RTLD_DEFAULT, "openblas_get_config") != NULL) {
+        fprintf(stderr,
+                "%s: the tests' oracle must be reference LAPACK, but OpenBLAS is loaded (LAPACK from %s, BLAS from "
+                "%s); see cmake/oracle_lapack.cmake\n",
+                suite, lapack, blas);
+        return 0;
+    }
+#endif
+    return 1;
+}
 
 int chk_lapack_getrf(chk_prec p, int n, void *A, int lda, int *ipiv) {
     int info = 0;
@@ -678,7 +719,7 @@ int chk_ref_getrf_nopiv(chk_prec p, int n, void *A, int lda) {
     return info;
 }
 
-double chk_tie_tolerance(chk_prec p, int n) { return 64.0 * (n > 1 ? n : 1) * chk_eps(p); }
+double chk_tie_tolerance(chk_prec p, int n) { return chk_near_tie_tolerance(n, chk_eps(p)); }
 
 int chk_pivots_agree(chk_prec p, int n, const void *A0, int lda0, const int *ipiv_ref, const int *ipiv,
                      int *first_diff, double *gap) {
@@ -692,44 +733,17 @@ int chk_pivots_agree(chk_prec p, int n, const void *A0, int lda0, const int *ipi
         }
     if (k0 < 0) return 1;
     if (first_diff) *first_diff = k0;
-    /* Replay the reference's elimination in double up to step k0 and measure the two candidates there. The
-     * noise floor grows with the largest entry met so far: late pivots of an ill-conditioned matrix are
-     * small differences of large numbers and legitimately decided by rounding. */
-    zd *W = to_z(p, n, n, A0, lda0);
-    double wmax = 0;
-    for (long long e = 0; e < (long long)n * n; ++e)
-        if (abs1z(W[e]) > wmax) wmax = abs1z(W[e]);
-    int result = -1;
-    for (int k = 0; k <= k0; ++k) {
-        int r = ipiv_ref[k] - 1;
-        if (r < k || r >= n) break;
-        if (k == k0) {
-            int q = ipiv[k] - 1;
-            if (q < k || q >= n) break;
-            double a = abs1z(W[r + (size_t)k * n]), b = abs1z(W[q + (size_t)k * n]);
-            double big = a > b ? a : b, d = fabs(a - b);
-            double tol = chk_tie_tolerance(p, n);
-            if (gap) *gap = big > 0 ? d / big : 0;
-            /* both exactly zero: an exact tie that "first maximum wins" decides, not rounding */
-            result = big > 0 && d <= tol * big + tol * wmax ? 0 : -1;
-            break;
+    /* near_tie.h: the replay of the reference's elimination and the rule */
+    double *W = malloc(sizeof(double) * 2 * (size_t)n * (size_t)n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            zd v = chk_get(p, A0, i + (long long)j * lda0);
+            W[2 * (i + (size_t)j * n)] = creal(v);
+            W[2 * (i + (size_t)j * n) + 1] = cimag(v);
         }
-        for (int j = 0; j < n; ++j) {
-            zd t = W[k + (size_t)j * n];
-            W[k + (size_t)j * n] = W[r + (size_t)j * n];
-            W[r + (size_t)j * n] = t;
-        }
-        zd piv = W[k + (size_t)k * n];
-        if (piv != 0)
-            for (int i = k + 1; i < n; ++i) W[i + (size_t)k * n] /= piv;
-        for (int j = k + 1; j < n; ++j)
-            for (int i = k + 1; i < n; ++i) {
-                W[i + (size_t)j * n] -= W[i + (size_t)k * n] * W[k + (size_t)j * n];
-                if (abs1z(W[i + (size_t)j * n]) > wmax) wmax = abs1z(W[i + (size_t)j * n]);
-            }
-    }
+    int tie = chk_near_tie_replay(n, W, ipiv_ref, ipiv, k0, chk_eps(p), gap);
     free(W);
-    return result;
+    return tie ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------------------------------------------- */
@@ -761,6 +775,7 @@ int chk_main(int argc, char **argv, const char *suite, const struct CMUnitTest *
         fprintf(stderr, "%s: unknown backend \"%s\" (host or cuda)\n", suite, which);
         return 2;
     }
+    if (!oracle_loaded(suite)) return 1;
     if (smallla_create(&host_env.h, SMALLLA_BACKEND_HOST) != SMALLLA_SUCCESS) {
         fprintf(stderr, "%s: cannot create a host handle: %s\n", suite, smallla_last_error(NULL));
         return 1;

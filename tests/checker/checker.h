@@ -9,9 +9,12 @@
  *   - batches laid out with gaps (ld > rows, stride > ld*cols, pointer arrays in shuffled order) whose gap
  *     elements hold a NaN pattern, so that writes outside the matrices and reads of gap elements show;
  *     outputs can be poisoned with another NaN pattern to prove that every element was written;
- *   - LAPACK's test ratios (xGET01, xGET02, xGET03 in spirit) computed in double/complex double;
- *   - the LAPACK oracle (Debian's LAPACK through LAPACK::LAPACK) and a pivot comparison that tolerates
- *     only genuine near-ties;
+ *   - LAPACK's test ratios, as xGET01, xGET02 and xGET03 define them (eps = xLAMCH('Epsilon'), the norms
+ *     theirs), computed in double/complex double;
+ *   - the LAPACK oracle: reference LAPACK and BLAS, linked explicitly whatever the system's liblapack.so.3
+ *     is (cmake/oracle_lapack.cmake says why; chk_main prints the files loaded and, with the reference
+ *     oracle, refuses to run when OpenBLAS was loaded instead), and a pivot comparison that tolerates only
+ *     genuine near-ties;
  *   - a backend abstraction: a suite runs against SMALLLA_BACKEND_HOST or SMALLLA_BACKEND_CUDA, chosen on
  *     the command line. The chk_* call wrappers take HOST buffers; on the CUDA backend they mirror every
  *     chk_alloc'd buffer to device memory, run the call, wait for the handle's stream and copy the buffers
@@ -77,6 +80,14 @@ void chk_set(chk_prec p, void *base, long long idx, double _Complex v);
 int chk_same_bits(chk_prec p, const void *a, long long ia, const void *b, long long ib);
 /** LAPACK's pivot measure of an element: |x| for real, |Re| + |Im| for complex. */
 double chk_abs1(chk_prec p, const void *base, long long idx);
+
+/**
+ * The orders of the suites' *_large_orders tests, beyond 256 (the blocked panel with two rows per thread at
+ * 257-512 and the one-block kernels above 512 on the CUDA backend): 300 and 600 in double and double complex,
+ * 300 in single, 600 in single complex (a few small batches each, to keep the host run short). Returns the
+ * count; *orders receives the list.
+ */
+int chk_large_orders(chk_prec p, const int **orders);
 
 /* ---------------------------------------------------------------------------------------------------- */
 /* Reproducible random numbers                                                                          */
@@ -210,16 +221,21 @@ long long chk_ints_unwritten(const chk_ints *v, int b);
 /** The threshold of LAPACK's tests. */
 #define CHK_THRESHOLD 30.0
 
-/** ||P A0 - L U||_1 / (n ||A0||_1 eps). ipiv NULL: no pivoting. (0 when n == 0.) */
+/** xGET01: ||P A0 - L U||_1 / (n ||A0||_1 eps); ipiv NULL: no pivoting. 0 when n == 0; ||A0||_1 = 0 gives 0 for
+ *  a zero residual, else 1/eps. Norms with moduli (xLANGE). */
 double chk_ratio_lu(chk_prec p, int n, const void *A0, int lda0, const void *LU, int ldlu, const int *ipiv);
-/** ||A0 C - I||_1 / (n ||A0||_1 ||C||_1 eps). */
+/** xGET03: ||I - C A0||_1 / (n ||A0||_1 ||C||_1 eps) (C times A0, as xGET03); 1/eps when a norm is 0. Norms with
+ *  moduli (xLANGE). */
 double chk_ratio_inverse(chk_prec p, int n, const void *A0, int lda0, const void *C, int ldc);
-/** max_j ||B0_j - op(A0) X_j||_1 / (||op(A0)||_1 ||X_j||_1 n eps) over the nrhs columns. */
+/** xGET02: max over the nrhs columns j of ||B0_j - op(A0) X_j||_1 / (||op(A0)||_1 ||X_j||_1 eps), no factor n;
+ *  ||op(A0)||_1 with moduli (xLANGE '1' of A0 for N, 'I' for T and C), the columns' norms with xASUM (for
+ *  complex types the sum of |Re| + |Im|, as DZASUM/SCASUM); 1/eps when ||op(A0)||_1 or some ||X_j||_1 is 0,
+ *  whatever the residual. */
 double chk_ratio_solve(chk_prec p, smallla_operation_t trans, int n, int nrhs, const void *A0, int lda0,
                        const void *X, int ldx, const void *B0, int ldb0);
 
 /* ---------------------------------------------------------------------------------------------------- */
-/* The LAPACK oracle (Debian's LAPACK) and reference computations                                       */
+/* The LAPACK oracle (reference LAPACK) and reference computations                                      */
 /* ---------------------------------------------------------------------------------------------------- */
 
 /** LAPACK xGETRF in place; returns info. */
@@ -238,15 +254,15 @@ int chk_ref_getrf_nopiv(chk_prec p, int n, void *A, int lda);
  *  getri/getrs tests independently of the library's own getrf. */
 void chk_batch_lapack_getrf(chk_batch *A, chk_ints *ipiv, int *info);
 
-/** Relative gap under which two pivot candidates count as a near-tie: 64 n eps. */
+/** The near-tie tolerance tol = 64 max(n, 1) eps of the one near-tie rule (near_tie.h defines the rule). */
 double chk_tie_tolerance(chk_prec p, int n);
 /**
  * Compares the pivots ipiv (of some implementation) with ipiv_ref (LAPACK's, or the host backend's) for the
- * matrix A0. Returns 1 when identical; 0 when they differ first at a step k whose two candidates
- * (rows ipiv_ref[k] and ipiv[k], measured with abs1 in a double-precision replay of the reference
- * elimination) are within chk_tie_tolerance (a near-tie, where rounding may legitimately decide);
- * -1 when they differ at a clear pivot (a defect). *first_diff (may be NULL) receives k or -1, *gap the
- * relative gap at k.
+ * matrix A0. Returns 1 when identical; 0 when they differ first at a step k that the near-tie rule of
+ * near_tie.h accepts (the two candidates, measured with abs1 in a double-precision replay of the reference's
+ * elimination, differ but by at most tol (max + the replay's largest entry): rounding may legitimately
+ * decide); -1 when they differ otherwise (a defect; an exact tie included: the first maximum must win).
+ * *first_diff (may be NULL) receives k or -1, *gap the relative gap of the two candidates at k.
  */
 int chk_pivots_agree(chk_prec p, int n, const void *A0, int lda0, const int *ipiv_ref, const int *ipiv,
                      int *first_diff, double *gap);

@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # The GPU test suite: runs every test program of a staged build (tests/gpu/stage.sh) on a machine with an
 # NVIDIA GPU, the CUDA backend's correctness sweep against the host backend (smallla-check-cuda), and
-# compute-sanitizer memcheck and racecheck on a small sweep. Writes logs and a summary to OUT_DIR.
+# compute-sanitizer memcheck and racecheck on a small sweep, and the sweep's large cases
+# (smallla-check-cuda --large). Writes logs and a summary to OUT_DIR.
 #   usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR [PART]]
-# PART: all (the default), tests (the programs and the sweeps) or sanitizers (memcheck and racecheck only):
-# the two halves for a machine whose commands have a time limit shorter than the whole suite (each takes
-# 4-6 minutes on an H100); a run is complete only with both halves passing.
-# Exit status 0 only when every program passed (or reported SKIPPED with status 77) and the sanitizers
-# found nothing.
+# PART: all (the default), tests (the programs and the sweeps), sanitizers (memcheck and racecheck only) or
+# large (smallla-check-cuda --large only): the parts for a machine whose commands have a time limit shorter
+# than the whole suite (tests and sanitizers took 4-6 minutes each on an H100 before the suites'
+# *_large_orders lengthened the tests part; large is new: neither yet timed); a run is complete only with
+# every part passing.
+# Exit status 0 only when every program passed and the sanitizers found nothing. This is the GPU suite: a
+# program that reports SKIPPED (status 77: no usable device, or a library built without CUDA) counts as
+# failed, and so does a run in which nothing passed.
 set -uo pipefail
-stage=$(cd "${1:?usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR [all|tests|sanitizers]]}" && pwd)
+stage=$(cd "${1:?usage: run_gpu_suite.sh STAGE_DIR [OUT_DIR [all|tests|sanitizers|large]]}" && pwd)
 out=${2:-gpu-suite-out}
 part=${3:-all}
 case "$part" in
-    all | tests | sanitizers) ;;
-    *) echo "run_gpu_suite.sh: PART must be all, tests or sanitizers, not '$part'" >&2; exit 2 ;;
+    all | tests | sanitizers | large) ;;
+    *) echo "run_gpu_suite.sh: PART must be all, tests, sanitizers or large, not '$part'" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -35,7 +39,10 @@ run_one() {  # name log command...
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1)); note "PASS    $name ($((SECONDS - t0)) s)"
     elif [ $rc -eq 77 ]; then
-        skipped=$((skipped + 1)); note "SKIPPED $name"
+        skipped=$((skipped + 1)); failed=$((failed + 1))
+        note "FAIL    $name (exit 77: SKIPPED, and the GPU suite must run on the CUDA backend: no usable device," \
+            "or a library built without CUDA)"
+        grep -m 1 -E "SKIPPING|SKIPPED" "$log" | sed 's/^/        /' | tee -a "$summary"
     else
         failed=$((failed + 1)); note "FAIL    $name (exit $rc; last lines of $(basename "$log"):)"
         tail -n 15 "$log" | sed 's/^/        /' | tee -a "$summary"
@@ -44,7 +51,7 @@ run_one() {  # name log command...
 
 export OPENBLAS_NUM_THREADS=1 CMOCKA_MESSAGE_OUTPUT=STDOUT
 # The programs, then the sweeps (the tests half).
-if [ "$part" != sanitizers ]; then
+if [ "$part" = all ] || [ "$part" = tests ]; then
     for t in "$stage"/bin/*; do
         name=$(basename "$t")
         case "$name" in
@@ -71,9 +78,21 @@ if [ "$part" != sanitizers ]; then
     fi
 fi
 
+# The large cases (about 10 GB of host and of device memory): matinv's blocked path over more than 2 GiB of
+# matrices (its chunk loop), getrs over 200,000 matrices (its persistent form steps each warp through many).
+if [ "$part" = all ] || [ "$part" = large ]; then
+    if [ -x "$stage/bin/smallla-check-cuda" ]; then
+        run_one "smallla-check-cuda --large (matinv d n = 256 over 2.25 GiB; getrs d, z n = 20, 32 over 200,000)" \
+            "$out/check-large.log" "$stage/bin/smallla-check-cuda" --large
+    else
+        note "FAIL    smallla-check-cuda not staged: the large cases NOT run"
+        failed=$((failed + 1))
+    fi
+fi
+
 # Sanitizers on a small sweep of the CUDA backend (every kernel family: thread-per-matrix, lane-per-row,
 # getri by columns, one block per matrix, blocked with cuBLAS).
-if [ "$part" = tests ]; then
+if [ "$part" = tests ] || [ "$part" = large ]; then
     note "sanitizers not run in this part (run PART sanitizers as well)"
 elif command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-check-cuda" ]; then
     small="1 2 3 5 7 8 9 14 16 17 28 31 32 33 40 44 64 65"
@@ -85,5 +104,9 @@ else
     note "compute-sanitizer not found: sanitizers NOT run"
     failed=$((failed + 1))
 fi
-note "total: $passed passed, $failed failed, $skipped skipped"
+note "total: $passed passed, $failed failed ($skipped of them skipped)"
+if [ $passed -eq 0 ]; then
+    note "FAIL    nothing passed: the GPU suite ran no program on the CUDA backend"
+    exit 1
+fi
 [ $failed -eq 0 ]

@@ -1,5 +1,7 @@
-! LAPACK's test ratios for the Fortran callers' tests, computed in complex(real64) for every precision (a real
-! matrix is converted with cmplx(A, kind=real64)). A ratio below 30 means "as accurate as LAPACK".
+! LAPACK's test ratios for the Fortran callers' tests, as LAPACK's xGET01, xGET03 and xGET02 define them (the
+! same definitions as the C suites' tests/checker/checker.h), computed in complex(real64) for every precision
+! (a real matrix is converted with cmplx(A, kind=real64)). eps is LAPACK's xLAMCH('Epsilon'), epsilon(x) / 2.
+! A ratio below 30 means "as accurate as LAPACK".
 module smallla_test_checks
   use, intrinsic :: iso_fortran_env, only: real64, output_unit
   implicit none
@@ -15,7 +17,7 @@ contains
     norm1 = maxval(sum(abs(M), dim=1))
   end function norm1
 
-  !> ||P A - L U||_1 / (n ||A||_1 eps), with the 1-based LAPACK pivots applied to A in order.
+  !> xGET01: ||P A - L U||_1 / (n ||A||_1 eps), with the 1-based LAPACK pivots applied to A in order.
   real(real64) function lu_ratio(A, LU, ipiv, eps)
     complex(real64), intent(in) :: A(:, :), LU(:, :)
     integer, intent(in) :: ipiv(:)
@@ -46,28 +48,56 @@ contains
       end do
       L(j, j) = (1.0_real64, 0.0_real64)
     end do
-    lu_ratio = norm1(PA - matmul(L, U)) / (n * norm1(A) * eps)
+    lu_ratio = norm1(PA - matmul(L, U))
+    if (norm1(A) <= 0) then
+      if (lu_ratio /= 0) lu_ratio = 1 / eps
+    else
+      lu_ratio = lu_ratio / n / norm1(A) / eps
+    end if
   end function lu_ratio
 
-  !> ||A C - I||_1 / (n ||A||_1 ||C||_1 eps)
+  !> xGET03: ||I - C A||_1 / (n ||A||_1 ||C||_1 eps) (the inverse times A); 1/eps when a norm is 0.
   real(real64) function inv_ratio(A, C, eps)
     complex(real64), intent(in) :: A(:, :), C(:, :)
     real(real64), intent(in) :: eps
     complex(real64) :: R(size(A, 1), size(A, 1))
     integer :: i, n
     n = size(A, 1)
-    R = matmul(A, C)
+    if (norm1(A) <= 0 .or. norm1(C) <= 0) then
+      inv_ratio = 1 / eps
+      return
+    end if
+    R = -matmul(C, A)
     do i = 1, n
-      R(i, i) = R(i, i) - 1.0_real64
+      R(i, i) = R(i, i) + 1.0_real64
     end do
-    inv_ratio = norm1(R) / (n * norm1(A) * norm1(C) * eps)
+    inv_ratio = norm1(R) * (1 / norm1(A) / norm1(C)) / eps / n
   end function inv_ratio
 
-  !> ||B - op(A) X||_1 / (||op(A)||_1 ||X||_1 n eps)
+  !> xGET02: the largest over the columns j of ||B_j - op(A) X_j||_1 / (||op(A)||_1 ||X_j||_1 eps), no factor n;
+  !> the columns' norms as xASUM (|Re| + |Im|); 1/eps when ||op(A)||_1 or some ||X_j||_1 is 0.
   real(real64) function solve_ratio(opA, X, B, eps)
     complex(real64), intent(in) :: opA(:, :), X(:, :), B(:, :)
     real(real64), intent(in) :: eps
-    solve_ratio = norm1(B - matmul(opA, X)) / (norm1(opA) * norm1(X) * size(opA, 1) * eps)
+    complex(real64) :: R(size(B, 1), size(B, 2))
+    real(real64) :: anorm, rnorm, xnorm
+    integer :: j
+    anorm = norm1(opA)
+    if (anorm <= 0) then
+      solve_ratio = 1 / eps
+      return
+    end if
+    R = B - matmul(opA, X)
+    solve_ratio = 0
+    do j = 1, size(B, 2)
+      rnorm = sum(abs(real(R(:, j))) + abs(aimag(R(:, j))))
+      xnorm = sum(abs(real(X(:, j))) + abs(aimag(X(:, j))))
+      if (xnorm <= 0) then
+        solve_ratio = max(solve_ratio, 1 / eps)
+      else
+        solve_ratio = max(solve_ratio, rnorm / anorm / xnorm / eps)
+      end if
+    end do
   end function solve_ratio
 
   !> op(A) for trans = 'N', 'T' or 'C'.
