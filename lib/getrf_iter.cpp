@@ -24,7 +24,7 @@ smallla_iter_options_t effective_options(const smallla_iter_options_t *opts, int
     return o;
 }
 
-// Argument 11: "argument 11 (opts->tolerance = -1) must be ...". Returns false after recording the failure.
+// Argument 11: "argument 11 (opts->tolerance = -1) must be ..."; the first failure is recorded in chk.
 void check_options(arg_check &chk, const smallla_iter_options_t *opts, bool lu_is_a) {
     if (!chk.ok() || opts == nullptr) return;
     const smallla_iter_options_t &o = *opts;

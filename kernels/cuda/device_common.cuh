@@ -7,6 +7,7 @@
 #include <climits>
 
 #include "common/batch.hpp"
+#include "common/pivot.hpp"
 #include "common/scalar.hpp"
 
 namespace smallla {
@@ -81,26 +82,22 @@ __device__ __forceinline__ unsigned select_bits(bool p, unsigned a, unsigned b) 
     return r;
 }
 
-// LAPACK's IxAMAX over the rows of a group that are still candidates, in LAPACK's current (already swapped)
-// row order: the first maximum of v wins, where "first" means the smallest position pos. NaN: IxAMAX starts
-// from the entry at position k and takes a later entry only if it is strictly larger, so a NaN at position k
-// wins and a NaN anywhere else never does. Returns the position of the pivot row (the same in every lane).
-// The measure v >= 0 is mapped to an unsigned key that orders like the value (nonnegative IEEE numbers order
-// like their bit patterns, plus one so that a candidate's key is never 0); non-candidates and NaN that cannot
-// win get key 0, below every candidate's key. Double keys are two words compared high word first; the plus
-// one goes on the high word (at most 0x7fffffff for v >= 0), so no 64-bit addition. The keys are selects, not
-// branches: the float key's branch region (BSSY, BSYNC, a branch and moves per step) cost more issue slots than
-// the few selects it skipped (s 24: 86-95 -> 82-93 instructions per step; perf/NOTES.md, eleventh round).
-// Group: the group's reductions (max and min of an unsigned over its lanes; group_place in lu_registers.cuh).
-// A candidate's key as select_pivot orders them: hi, then lo (lo = 0 for float), compared as one number.
-struct pivot_key {
+// LAPACK's choice (common/pivot.hpp) over the rows of a group that are still candidates: the pivot_key of every
+// lane's candidate reduced over the group's lanes (the larger key, then the smaller position; group_place in
+// lu_registers.cuh gives the reductions of an unsigned). Returns the position of the pivot row in every lane.
+// A key is reduced as two words, high word first (a float's key is its low word alone), since the hardware reduces
+// 32-bit values; key_of gives the words, computed by selects, not branches (a branch region per step cost more
+// issue slots than the few selects it skipped).
+struct pivot_key_words {
     unsigned hi, lo;
 };
-__device__ __forceinline__ pivot_key key_of(float v, bool candidate, bool at_k) {
+__device__ __forceinline__ pivot_key_words key_of(float v, bool candidate, bool at_k) {
+    // pivot_key(v, candidate, at_k), which fits in one word for a float.
     const unsigned nan_key = select_bits(at_k, 0xffffffffu, 0u);
     return {select_bits(candidate, select_bits(v != v, nan_key, __float_as_uint(v) + 1u), 0u), 0u};
 }
-__device__ __forceinline__ pivot_key key_of(double v, bool candidate, bool at_k) {
+__device__ __forceinline__ pivot_key_words key_of(double v, bool candidate, bool at_k) {
+    // pivot_key(v, candidate, at_k)'s words: (bits + 2^32) >> 32 is the high word + 1, the low word is the bits'.
     const bool nan = v != v;
     const unsigned nan_key = at_k ? 0xffffffffu : 0u;
     return {candidate ? (nan ? nan_key : (unsigned)__double2hiint(v) + 1u) : 0u,
@@ -114,7 +111,7 @@ __device__ __forceinline__ int select_pivot(const Group &grp, float v, bool cand
 }
 template <class Group>
 __device__ __forceinline__ int select_pivot(const Group &grp, double v, bool candidate, bool at_k, int pos) {
-    const pivot_key key = key_of(v, candidate, at_k);
+    const pivot_key_words key = key_of(v, candidate, at_k);
     const unsigned top_hi = grp.max(key.hi);
     const unsigned top_lo = grp.max(key.hi == top_hi ? key.lo : 0u);
     return (int)grp.min((key.hi == top_hi && key.lo == top_lo) ? (unsigned)pos : 0xffffffffu);
@@ -127,7 +124,7 @@ __device__ __forceinline__ unsigned packed_key(float v, bool candidate, bool at_
     return key_of(v, candidate, at_k).hi;
 }
 __device__ __forceinline__ unsigned long long packed_key(double v, bool candidate, bool at_k) {
-    const pivot_key k = key_of(v, candidate, at_k);
+    const pivot_key_words k = key_of(v, candidate, at_k);
     return (unsigned long long)k.hi << 32 | k.lo;
 }
 template <class Group, class V, int R>

@@ -13,6 +13,7 @@
 
 #include "common/grid.hpp"
 #include "common/iter_crout.hpp"
+#include "common/pivot.hpp"
 #include "getrf_iter.hpp"
 
 namespace smallla {
@@ -194,12 +195,7 @@ __global__ void __launch_bounds__(1024) getrf_iter_kernel(const iter_launch<T> L
             if (piv && tid == 0) {
                 int r = p;
                 if (partial) {
-                    R best = abs1(col[p]);
-                    for (int i = p + 1; i < n; ++i)
-                        if (abs1(col[i]) > best) {  // strict: the first maximum wins, NaN never does
-                            best = abs1(col[i]);
-                            r = i;
-                        }
+                    r = first_max_position(p, n, [&](int i) { return col[i]; });  // LAPACK's choice (common/pivot.hpp)
                 }
                 s.pivot_row = r;
                 s.col_ok = 1;

@@ -32,24 +32,6 @@ constexpr int blocked_max_n = panel_threads_max * panel_rows_per_thread_max;
 constexpr int apply_threads = 256;
 constexpr size_t finish_tile_bytes = 32 * 1024;  // getri_blocked_finish's row tile
 
-// The order-preserving key of the pivot measure v = |Re| + |Im| >= 0 (IEEE nonnegative numbers order like
-// their bits; +1 so that every candidate beats a non-candidate's 0). NaN: the largest key at position k (it
-// wins, as in IxAMAX, which starts there), 0 elsewhere (it never wins).
-__device__ __forceinline__ unsigned long long pivot_key(float v, bool candidate, bool at_k) {
-    if (!candidate) return 0ull;
-    if (v != v) return at_k ? ~0ull : 0ull;
-    return (unsigned long long)__float_as_uint(v) + 1ull;
-}
-__device__ __forceinline__ unsigned long long pivot_key(double v, bool candidate, bool at_k) {
-    if (!candidate) return 0ull;
-    if (v != v) return at_k ? ~0ull : 0ull;
-    return (unsigned long long)__double_as_longlong(v) + 1ull;
-}
-// (key, pos) pairs: the larger key wins, then the smaller position (LAPACK's first maximum).
-__device__ __forceinline__ bool pivot_better(unsigned long long k1, int p1, unsigned long long k0, int p0) {
-    return k1 > k0 || (k1 == k0 && p1 < p0);
-}
-
 // ---- 1. the panel ----------------------------------------------------------------------------------------------
 // The panel's update by FMAs (minus_product) where it measured faster on the H100 (run 86, against the operators'
 // form): single complex getrf 1.02-1.06x; double complex ran 0.96-0.99x (matinv z 56-80 0.96x), so it keeps the
@@ -98,7 +80,7 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
         int *const red_pos = red_pos_slots[k & 1];
         int ppos = k;
         if (Pivot && piv) {
-            // Block-wide LAPACK IxAMAX over the rows at positions >= k.
+            // Block-wide, LAPACK's choice (common/pivot.hpp) over the rows at positions >= k.
             unsigned long long key = 0ull;
             int where = INT_MAX;
 #pragma unroll

@@ -18,25 +18,20 @@ __device__ void block_copy(int n, T *dst, long long ldd, const S *src, long long
         for (int i = threadIdx.x % 32; i < n; i += 32) dst[i + j * ldd] = src[i + j * lds];
 }
 
-// LAPACK's IxAMAX over a(k:n-1) with the first maximum winning and NaN handled as IxAMAX does (a NaN at k
-// wins; a NaN elsewhere never does), by the 32 lanes of one warp. Returns the row index in every lane.
+// LAPACK's choice (common/pivot.hpp) over a(k:n-1) by the 32 lanes of one warp: each lane's running search over its
+// rows, then the lanes' (key, position) pairs reduced. Returns the row index in every lane.
 template <class T> __device__ int warp_iamax(const T *col, int k, int n) {
-    using R = real_t<T>;
-    R best = R(-1);
+    unsigned long long key = 0ull;
     int where = INT_MAX;
     for (int r = k + (int)(threadIdx.x % 32); r < n; r += 32) {
-        R v = abs1(col[r]);
-        if (v != v) {
-            if (r != k) continue;
-            v = R(INFINITY);
-        }
-        if (v > best) { best = v; where = r; }  // rows of a lane increase: strict > keeps the first
+        const unsigned long long kr = pivot_key(abs1(col[r]), true, r == k);
+        if (pivot_better(kr, r, key, where)) key = kr, where = r;
     }
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) {
-        const R ob = __shfl_xor_sync(0xffffffffu, best, off);
+        const unsigned long long ok = __shfl_xor_sync(0xffffffffu, key, off);
         const int ow = __shfl_xor_sync(0xffffffffu, where, off);
-        if (ob > best || (ob == best && ow < where)) { best = ob; where = ow; }
+        if (pivot_better(ok, ow, key, where)) key = ok, where = ow;
     }
     return where;
 }

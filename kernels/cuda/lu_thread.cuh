@@ -104,19 +104,12 @@ struct identity_columns {
     __device__ __forceinline__ int operator()(int j) const { return j; }
 };
 
-// LAPACK's IxAMAX on column k, rows k..N-1: the first strict maximum, scanning down from the diagonal
-// (so a NaN on the diagonal wins and a NaN below it never does).
+// LAPACK's choice (common/pivot.hpp) on column k, rows k..N-1.
 template <class T, int N> __device__ __forceinline__ int pivot_row(const T (&a)[N][N], int k) {
-    int p = k;
     real_t<T> best = abs1(a[k][k]);
+    int p = k;
 #pragma unroll
-    for (int i = k + 1; i < N; ++i) {
-        const real_t<T> v = abs1(a[i][k]);
-        if (v > best) {
-            best = v;
-            p = i;
-        }
-    }
+    for (int i = k + 1; i < N; ++i) take_if_larger(abs1(a[i][k]), i, best, p);
     return p;
 }
 

@@ -2,8 +2,8 @@
 // getf2 steps, the lazy swap, the pivot row broadcast through shared memory) with a matrix spread over a block of
 // two warps, which beats the blocked path's panel where its rows fit in registers (double complex only to 36).
 //
-// A step: each warp searches its own rows by LAPACK's rule (select_pivot's keys, key_of: the first maximum in LAPACK's
-// current order, NaN only at position k), and the warp's winner stores its row beside the warp's (key,
+// A step: each warp searches its own rows by LAPACK's rule (common/pivot.hpp's keys, as key_of's words), and the
+// warp's winner stores its row beside the warp's (key,
 // position) in shared memory; one barrier; every thread takes the better of the two warps' winners (larger key,
 // then smaller position) and reads that warp's row. So a step costs one barrier, and each warp issues one row's
 // stores, as the one-warp kernels do. The buffers alternate between even and odd steps, so the next step's
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(64, min_blocks_of(Pivot ? routine::getrf : rou
         const T *buf;
         int ppos = k;
         if constexpr (Pivot) {
-            const pivot_key key = key_of(abs1(a[k]), pos >= k, pos == k);
+            const pivot_key_words key = key_of(abs1(a[k]), pos >= k, pos == k);
             const unsigned thi = __reduce_max_sync(0xffffffffu, key.hi);
             unsigned tlo = 0;
             if constexpr (sizeof(real_t<T>) == 8) tlo = __reduce_max_sync(0xffffffffu, key.hi == thi ? key.lo : 0u);

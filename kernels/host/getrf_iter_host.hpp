@@ -49,6 +49,7 @@
 #include "smallla.h"
 #include "common/args.hpp"
 #include "common/iter_crout.hpp"
+#include "common/pivot.hpp"
 
 namespace smallla {
 namespace host_kernels {
@@ -144,12 +145,7 @@ iter_outcome getrf_iter_one(int n, const T *A, long lda, T *LU, long ldlu, int *
                 for (int i = p; i < n; ++i) s.col[i] = residual(s.aw, s.m, n, i, p, p);
                 int r = p;
                 if (partial) {
-                    R best = abs1(s.col[p]);
-                    for (int i = p + 1; i < n; ++i)
-                        if (abs1(s.col[i]) > best) {  // strict: the first maximum wins, NaN never does
-                            best = abs1(s.col[i]);
-                            r = i;
-                        }
+                    r = first_max_position(p, n, [&](int i) { return s.col[i]; });  // LAPACK's choice (common/pivot.hpp)
                 }
                 if (r != p) {
                     for (int j = 0; j < n; ++j) {

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "smallla.h"
+#include "common/pivot.hpp"
 #include "common/scalar.hpp"
 #include "lanes.hpp"
 
@@ -117,13 +118,7 @@ inline int lu_factor(Size size, Ld ld_, T *__restrict a, int *__restrict ipiv) {
         T *__restrict ak = a + k * ld;
         int p = k;
         if constexpr (Pivoting) {
-            R best = abs1(ak[k]);
-            for (int i = k + 1; i < n; ++i) {  // branch-free: the pivot row is data-dependent
-                const R v = abs1(ak[i]);
-                const bool larger = v > best;  // strict: the first maximum wins; NaN is never chosen
-                p = larger ? i : p;
-                best = larger ? v : best;
-            }
+            p = first_max_position(k, n, [&](int i) { return ak[i]; });  // LAPACK's choice (common/pivot.hpp)
             ipiv[k] = p + 1;
             // p != k implies a nonzero pivot: LAPACK interchanges only then.
             if (p != k)
@@ -156,12 +151,7 @@ inline void lu_factor_lanes(Size size, lanes_of<T, W> *__restrict a, int *__rest
         if constexpr (Pivoting) {
             auto best = abs1(ak[k]);
             auto p = lane_index<R, W>(k);
-            for (int i = k + 1; i < n; ++i) {
-                const auto v = abs1(ak[i]);
-                const auto larger = v > best;  // strict: the first maximum wins; NaN is never chosen
-                p = larger ? lane_index<R, W>(i) : p;
-                best = larger ? v : best;
-            }
+            for (int i = k + 1; i < n; ++i) take_if_larger(abs1(ak[i]), lane_index<R, W>(i), best, p);
             for (int w = 0; w < W; ++w) {
                 const int pw = (int)p[w];
                 piv[k * W + w] = pw + 1;
