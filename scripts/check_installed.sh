@@ -37,6 +37,11 @@ make -s -C "$root/examples/installed" OUT="$work"
 "$work/installed_getrf_pkgconfig"
 
 mod=$(find "$prefix" -name smallla.mod | head -n 1)
+if [ -n "$mod" ]; then
+  step "the CMake package exports the Fortran library (smallla::fortran)"
+  grep -q "smallla::fortran" "$(find "$prefix" -name smalllaTargets.cmake | head -n 1)" ||
+    { echo "smalllaTargets.cmake has no smallla::fortran" >&2; exit 1; }
+fi
 if [ -n "$mod" ] && command -v gfortran >/dev/null 2>&1; then
   step "Fortran: use smallla (installed module), -lsmallla_fortran"
   libdir=$(pkg-config --variable=libdir smallla)

@@ -6,7 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../../bindings/julia/tools"
 if ! command -v npm >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1; then
-    apt-get install -y --no-install-recommends nodejs npm
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get install -y --no-install-recommends nodejs npm
   else
     echo "julia-grammar.sh: npm not found" >&2
     exit 1
