@@ -32,9 +32,19 @@ def main():
         print("%-13s x    %s" % ("", " ".join("%5.2f" % s for _, s, _, _ in v)))
         print("%-13s new  %s" % ("", " ".join("%5.2f" % f for _, _, f, _ in v)))
         print("%-13s base %s" % ("", " ".join("%5.2f" % f for _, _, _, f in v)))
+    spreads = []
     for name, (x, y) in (("base", (b1, b2)), ("new", (n1, n2))):
         r = [float(x[k]["ms"]) / float(y[k]["ms"]) for k in x if k in y]
+        spreads += [abs(v - 1) for v in r]
         print("%s run 1 / run 2 time: %.3f-%.3f" % (name, min(r), max(r)))
+    # The noise: the 95th percentile of how far a library's two runs of one case differ. A case is slower when the
+    # new library's best run is slower than the base's by more than that.
+    spreads.sort()
+    noise = spreads[int(0.95 * (len(spreads) - 1))] if spreads else 0.0
+    slower = [(op, p, n, x) for (op, p), v in rows.items() for (n, x, _, _) in v if x < 1 - noise]
+    print("noise (95th percentile of the run-to-run spread): %.3f" % noise)
+    print("slower than the noise: %d of %d cases%s" % (len(slower), sum(len(v) for v in rows.values()),
+          "".join("\n  %s %s n=%d: %.3fx" % c for c in slower)))
 
 
 if __name__ == "__main__":

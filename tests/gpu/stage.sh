@@ -23,7 +23,7 @@ for f in "$stage"/bin/* "$stage"/lib/libsmallla.so.*.*; do
 done | sort -u | while read -r so; do
     case "$(basename "$so")" in
         libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libstdc++.so*|libgcc_s.so*) ;;
-        libcuda.so*|libcudart.so*|libcublas*.so*|libsmallla.so*) ;;
+        libcuda.so*|libcudart.so*|libcublas*.so*|libcusolver*.so*|libcusparse*.so*|libnvJitLink*.so*|libsmallla.so*) ;;
         liblapack.so*|libblas.so*|libopenblas*.so*) ;;
         *) cp -L "$so" "$stage/lib/" ;;
     esac
