@@ -168,8 +168,9 @@ __device__ __forceinline__ double inverse_exponent_scale(double x) {
 // them. Exact for |x| in [2^-126, 2^126); outside it the approximation is flushed (huge x gives 0, subnormal x an
 // infinity), so a caller keeps x inside it. The fmin turns the correction term's NaN (0 times an infinity) into a
 // harmless 1, so 1 / +-0 = +-Inf, 1 / +-Inf = +-0 and 1 / NaN = NaN as IEEE's. Used where it measured faster: the
-// single complex reciprocal (perf/NOTES.md, eighteenth round: for the real pivots of the lane kernels, with huge
-// pivots scaled into its range, it ran 0.73-0.98x, as did its double form with two more FP64 instructions).
+// single complex reciprocal and the real pivots of the two-warp getrf without pivoting (tiny_scale::select_normal);
+// for the real pivots of the lane kernels, with huge pivots scaled into its range, it ran slower, as did its double
+// form with two more FP64 instructions (perf/NOTES.md, "The step's chain").
 __device__ __forceinline__ float reciprocal_normal(float x) {
     float r;
     asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
@@ -195,27 +196,24 @@ __device__ __forceinline__ float select_value(bool p, float a, float b) {
 }
 
 // 1 / x for complex x as conj(x) / |x|^2 with x first scaled by a power of two t (x t has its larger part in
-// [1, 2)), so |x t|^2 neither overflows nor underflows: 1 / x = (conj(x t) / |x t|^2) t, one real reciprocal
-// of a number in [1, 8) (reciprocal_normal: no range test needed) and a few products, where the quotient of the
-// operators (Smith's algorithm, as the host backend divides) takes three IEEE divisions two deep and was kept out
-// of line for the unrolled kernels' code size (ncu on the H100: instruction fetch stalls at double complex
-// n = 32); this form is short enough to inline (perf/NOTES.md, seventeenth round). Rounding: a few ulps of
-// |1 / x|. Special values as Smith's gives them: an infinite part with the other finite gives 0; a NaN, two
-// infinite parts or x = 0 give NaN (never a trap). A subnormal x keeps |x t|^2 >= 2^-44 (float), normal.
+// [1, 2)), so |x t|^2 neither overflows nor underflows: 1 / x = (conj(x t) / |x t|^2) t, one real reciprocal of a
+// number in [1, 8) (in float by reciprocal_normal: no range test needed) and a few products, where the quotient of the
+// operators (Smith's algorithm, as the host backend divides) takes three IEEE divisions two deep and was kept out of
+// line for the unrolled kernels' code size (ncu on the H100: instruction fetch stalls at double complex n = 32); this
+// form is short enough to inline (perf/NOTES.md, "The step's chain"). Rounding: a few ulps of |1 / x|. Special values
+// as Smith's gives them: an infinite part with the other finite gives 0; a NaN, two infinite parts or x = 0 give NaN
+// (never a trap). A subnormal x keeps |x t|^2 >= 2^-44 (float), normal.
 // Early: the infinite-part test before the quotient (double complex; the statements' order is all that differs, and
-// it changed ptxas's code: not examined). The select-form scaler (lane-per-row and two-warp kernels) takes it: getrf
-// z 1.01-1.22x at 11-32 against the quotient first (runs 93 and 95). The branch form (blocked, one-block, thread
-// kernels) keeps the quotient first, as the records since run 95 measured it; either order ran 0.96-0.99x of main's
-// getrf z at 37-96 there, a loss that came with the tiny-pivot fix below, not with the order (perf/NOTES.md,
-// eighteenth round).
+// it changed ptxas's code: not examined). The select-form scaler (lane-per-row and two-warp kernels) takes it, where
+// getrf z ran faster at n = 11-32 than with the quotient first. The branch form (blocked, one-block, thread kernels)
+// keeps the quotient first: there either order ran the same (perf/NOTES.md, "The step's chain").
 template <class R, bool Early = false> __device__ __forceinline__ complex<R> reciprocal(complex<R> x) {
     const R ar = fabs(x.re), ai = fabs(x.im);
     const R big = fmax(ar, ai);
     const R t = inverse_exponent_scale(big);
     const R u = x.re * t, v = x.im * t;  // exact (t a power of two) unless a part far below the other underflows
     if constexpr (sizeof(R) == sizeof(float)) {
-        // |x t|^2 is in [1, 8), or >= 2^-44 for a subnormal x, or 0, Inf or NaN: reciprocal_normal's range
-        // (getrf c 1.02-1.10x at 5-32, matinv c 1.02-1.16x; perf/NOTES.md, eighteenth round).
+        // |x t|^2 is in [1, 8), or >= 2^-44 for a subnormal x, or 0, Inf or NaN: reciprocal_normal's range.
         const bool infinite = big == R(INFINITY) && fmin(ar, ai) < R(INFINITY);
         const R rd = reciprocal_normal(fma(u, u, v * v));
         return {select_value(infinite, R(0), (u * rd) * t), select_value(infinite, R(0), (-v * rd) * t)};
@@ -236,21 +234,19 @@ __device__ __forceinline__ double reciprocal(double x) { return 1.0 / x; }
 // with s = 1 when |p| >= sfmin, where this is exactly getf2's "times the reciprocal", and otherwise (getf2
 // divides there, because 1/p would overflow) a power of two that brings p into the normal range with 1/(p s)
 // finite; s x then overflows only where getf2's x / p overflows too. One division per pivot instead of one
-// per entry keeps the unrolled kernels small. Two ways to choose s, measured on the H100 (perf/NOTES.md):
+// per entry keeps the unrolled kernels small. Three ways to choose s (perf/NOTES.md, "The step's chain"):
 //  - branch: s = 2^64 (float) or 2^600 (double) in a branch taken only for tiny pivots. The thread-per-matrix
-//    kernels hold a matrix per thread and run fastest this way (the select form took them 8-25 more registers
-//    and cost up to 19%); the default. (Until the eighteenth round s was 2^-e for p = m 2^e, which overflows to
-//    Inf for p below 2^-128 (float) or 2^-1024 (double), so such a pivot gave NaN multipliers.)
+//    kernels hold a matrix per thread and run fastest this way (the select form took them 8-25 more registers);
+//    the default. s is a fixed power of two, not 2^-e for p = m 2^e, which overflows to Inf for p below 2^-128
+//    (float) or 2^-1024 (double) and so gave such a pivot NaN multipliers.
 //  - select: s = 2^64 (float) or 2^600 (double) when max(|Re|, |Im|) < sfmin, chosen by a select. The
-//    lane-per-row kernels pay every step's branch in issue slots and convergence stalls: with the select their
-//    getrf ran 2-13% faster (d5f8fe8 against 3aed96b in one run; for complex p, where the two tests disagree,
-//    both scalings are exact up to rounding).
+//    lane-per-row kernels would pay every step's branch in issue slots and convergence stalls, so they run faster
+//    with the select (for complex p, where the two tests disagree, both scalings are exact up to rounding).
 //  - select_normal: select, and a real pivot's reciprocal by reciprocal_normal, with a huge p (from 2^126 (float) or
 //    2^1022 (double), where 1 / p is at most the smallest normal number, and Inf) scaled down by 1 / s into its
 //    range; there getf2's 1 / p is subnormal with bits lost, so the multipliers can differ from getf2's in their
 //    last bits (they are the more accurate ones); below it they are getf2's bit for bit. Only the two-warp getrf
-//    without pivoting takes it (getrf_two_warps: 1.1-1.2x there; in the lane kernels 0.73-0.98x, perf/NOTES.md,
-//    eighteenth and twentieth rounds).
+//    without pivoting takes it, where it ran faster (the lane kernels ran slower with it).
 enum class tiny_scale { branch, select, select_normal };
 template <class R> __device__ __forceinline__ R tiny_pivot_scale();
 template <> __device__ __forceinline__ float tiny_pivot_scale<float>() { return 0x1p64f; }
@@ -299,7 +295,7 @@ template <class T> struct alignas(16) chunk16 {
 };
 
 // x - a b, with fused multiply-adds also for complex types: four FMAs, where the operators' form
-// (a product, then a sum) takes six instructions in a chain three deep (perf/NOTES.md, seventh round).
+// (a product, then a sum) takes six instructions in a chain three deep (perf/NOTES.md, "The step's chain").
 template <class R> __device__ __forceinline__ R minus_product(R x, R a, R b) { return fma(-a, b, x); }
 template <class R> __device__ __forceinline__ complex<R> minus_product(complex<R> x, complex<R> a, complex<R> b) {
     return {fma(a.im, b.im, fma(-a.re, b.re, x.re)), fma(-a.im, b.re, fma(-a.re, b.im, x.im))};

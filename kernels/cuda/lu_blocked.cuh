@@ -33,15 +33,14 @@ constexpr int apply_threads = 256;
 constexpr size_t finish_tile_bytes = 32 * 1024;  // getri_blocked_finish's row tile
 
 // ---- 1. the panel ----------------------------------------------------------------------------------------------
-// The panel's update by FMAs (minus_product) where it measured faster on the H100 (run 86, against the operators'
-// form): single complex getrf 1.02-1.06x; double complex ran 0.96-0.99x (matinv z 56-80 0.96x), so it keeps the
-// operators.
+// The panel's update by FMAs (minus_product) except for double complex, where it ran slower than the operators' form
+// (perf/NOTES.md, "Layouts and kernel families").
 template <class T> constexpr bool panel_fused_update() { return !(scalar_traits<T>::is_complex && sizeof(T) == 16); }
 // Block: blockDim.x threads (a multiple of 32, at most 256); thread t owns rows t + r * blockDim.x (r < R) of
 // the panel, rows counted from j0. ipiv[j0 + k] and info are written as LAPACK's xGETRF would. Pivot: false
-// compiles the search and its barrier out, as the register kernels do without pivoting (run 86: getrf without
-// pivoting 1.04-1.9x); the pivoting instance keeps its run-time test of the pivot array, since compiled
-// straight it ran double complex getrf 0.95-0.99x (run 87; not examined further).
+// compiles the search and its barrier out, as the register kernels do without pivoting; the pivoting instance
+// keeps its run-time test of the pivot array, since compiled straight it ran double complex getrf slower (not
+// examined further).
 template <class T, int NB, int R, bool Pivot>
 __global__ void __launch_bounds__(panel_threads_max)
 getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
@@ -215,7 +214,7 @@ getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P) {
 // column's nb entries in its registers and T11 in shared memory, read as 16-byte broadcasts: each step's
 // updates are independent multiply-adds. The columns move through a shared tile so that global accesses are
 // coalesced. The first version (a warp per column, lane l holding row j0+l, a shuffle per step) was a chain of
-// nb dependent shuffles per column: ncu, s n = 40, 71% of the blocked getri's time (perf/NOTES.md, fifth round).
+// nb dependent shuffles per column: ncu, s n = 40, 71% of the blocked getri's time.
 // The off-diagonal blocks are cuBLAS GEMMs (blocked.cuh).
 template <class T> constexpr int trsm_columns_max() { return sizeof(T) == 4 ? 256 : 128; }  // tile <= 35 KiB
 template <class T, int NB, bool Lower>

@@ -27,17 +27,18 @@ template <int N> struct group_shape {
     // group's lanes, compile (ptxas, sm_90) to a test of the mask's uniformity and convergence with a fallback
     // path that runs the operation per distinct mask: with several groups per warp the masks differ, so every
     // such operation took the fallback; with one group the test alone was ~3 instructions and a reduction more
-    // per operation. Given a compile-time mask they compile to the bare instruction (perf/NOTES.md, eighth
-    // round). So with one group per warp the mask is the constant `lanes`, and with 2-5 groups ("together")
+    // per operation. Given a compile-time mask they compile to the bare instruction (perf/NOTES.md, "The step's
+    // chain"). So with one group per warp the mask is the constant `lanes`, and with 2-5 groups ("together")
     // every group slot of a warp steps together under the full mask, a reduction being one full-mask
     // reduction per slot; more groups (n <= 5, where the thread-per-matrix kernels serve by default) keep the
     // group's own mask.
     // A constant mask alone is not enough where the group code sits in a branch that some lanes skip and a
-    // barrier follows (the staged kernels): ptxas then keeps the convergence test and the fallback on every
-    // warp operation (~1/3 of the code of s n = 12's getrf, perf/NOTES.md, twelfth round). So there the whole
-    // warp runs the group code (group_place's Whole), the lanes past the last slot (32 mod N of them, the
-    // "spare" lanes) included, every operation under the full mask. Kernels without a barrier after the
-    // group code let the lanes without a matrix leave instead, which ptxas takes as convergence of the rest.
+    // barrier follows: ptxas then keeps the convergence test and the fallback on every warp operation (about a
+    // third of the code of s n = 12's getrf). So there the whole warp runs the group code (group_place's Whole),
+    // the lanes past the last slot (32 mod N of them, the "spare" lanes) included, every operation under the full
+    // mask. getrf and matinv took this form while a staging tile's barrier followed their group code; the tiles
+    // are gone, and the form was measured with them. Where no barrier follows, the lanes without a matrix may
+    // leave instead (getrs), which ptxas takes as convergence of the rest.
     static constexpr bool together = per_warp >= 2 && per_warp <= 5;
     static constexpr unsigned slots = per_warp * N == 32 ? 0xffffffffu : ((1u << (per_warp * N)) - 1u);
 };
@@ -70,7 +71,7 @@ template <int N, int Warps, bool Together = group_shape<N>::together, bool Whole
         // With Whole, the spare lanes (g == per_warp) hold no row (i = -1: their pos never takes part in a pivot
         // search, never meets a step, their rows are never updated) and read slot 0's pivot rows: on zeros of
         // their own every step's scaler divided by zero, a slow path of the division that the rest of the warp
-        // waited for (run 36: matinv c/z n = 9-15 0.66-0.74x).
+        // waited for.
         slot = g;
         if (Whole && g >= shape::per_warp) {
             i = -1;
@@ -131,7 +132,7 @@ __device__ __forceinline__ void load_row(const Place &at, const S *m, long long 
 // A group's pivot-row buffer holds N entries rounded up to whole 16-byte chunks, so that every buffer starts
 // 16-byte aligned at every order and the pivot row's stores and broadcast loads can be 16 bytes wide (packed
 // back to back, the odd orders' buffers were 4- or 8-byte aligned: scalar accesses, and those orders ran below
-// both even neighbours; perf/NOTES.md, sixth round).
+// both even neighbours; perf/NOTES.md, "The step's chain").
 template <class T, int N> constexpr int row_buffer_length() {
     return int((N * sizeof(T) + 15) / 16 * 16 / sizeof(T));
 }
@@ -154,7 +155,7 @@ __device__ __forceinline__ int lazy_pivot_step(const group_place<N, Warps, Toget
 // ---- getrf ---------------------------------------------------------------------------------------------------
 // Pivot: whether the kernel can pivot at all. Without pivoting (getrf with a null pivot array) the pivot search
 // and the lazy swap are compiled out rather than skipped by a uniform branch: fewer registers and instructions
-// per step (perf/NOTES.md, fourth round). The rolled form keeps the run-time test.
+// per step. The rolled form keeps the run-time test.
 // The elimination of one group's matrix held a row per lane in a (LAPACK's getf2 steps, lazy swap): on return
 // the lane's row belongs at position pos of the factors, my_piv is the pivot position of step at.i (0-based),
 // inf the first zero pivot (1-based; 0 when none).
@@ -232,15 +233,12 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
 // differ (every step). Here the pivot row is kept unscaled, u, with u(k) = -1, and its scaler f; for such a
 // row the later update a(j) -= l p(j) with l = a(k) / p' is f u(j) - f (u(k) / p') p(j), so u takes the
 // ordinary update with the multiplier u(k) / p', and every row is scaled once, by -f, at the store. Only
-// rounding differs from the textbook order (perf/NOTES.md, GPU third round), which double complex n <= 8 keeps.
-// Where the deferred scaling pays (measured on the H100 against the previous main in one run each, fc75a7c and
-// d5f8fe8): 1.1-2.0x from n = 10 (c, z) or 17 (s, d) on; for double complex n = 6-8 the textbook order is
-// faster (1.04-1.16x against 0.93-0.95x: the kept scaler's registers cost more than the second path), at
-// n = 9 the deferred one (0.97x against 0.91x).
+// rounding differs from the textbook order. The deferred scaling pays most at the larger orders; double complex
+// n <= 8 keeps the textbook order, where the kept scaler's registers cost more than the second path.
 template <class T, int N> constexpr bool deferred_pivot_row_scaling() { return !(sizeof(T) == 16 && N <= 8); }
-// The update by FMAs (minus_product): 1.03-1.8x for complex n = 9-32 against the operators' form; double
-// complex n = 6, 8 and 12 ran 0.86-0.90x with it (n = 12: 140 registers instead of 128), so those keep the
-// operators (perf/NOTES.md, seventh round).
+// The update by FMAs (minus_product), faster than the operators' form for complex types; double complex n = 6, 8
+// and 12 keep the operators, where the FMA form ran slower (n = 12: 140 registers instead of 128, a resident
+// block fewer; perf/NOTES.md, "The step's chain").
 template <class T, int N> constexpr bool matinv_fused_update() {
     return !(sizeof(T) == 16 && (N == 6 || N == 8 || N == 12));
 }
@@ -353,8 +351,8 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
     // Column j of the sweep's result is column r_j of inv(A), r_j the row that was pivot at step j: each row's
     // lane stores its own (one store), all read the N entries after one sync, 16 bytes at a time. Tracking r_j
     // during the sweep instead (a ballot and its lowest bit, packed 8 bits per step) cost ~6 instructions per
-    // step and n/4 registers (perf/NOTES.md, twelfth round). The buffer is the one that step N - 1 did not read,
-    // free since that step's sync; a lane without a row (group_place's Whole) stores nothing.
+    // step and n/4 registers. The buffer is the one that step N - 1 did not read, free since that step's sync; a
+    // lane without a row (group_place's Whole) stores nothing.
     int *const rows = reinterpret_cast<int *>(bcast[N & 1]);
     if (at.i >= 0) rows[my_step] = at.i;
     at.sync();
@@ -369,9 +367,9 @@ __device__ __forceinline__ void matinv_group(const group_place<N, Warps, Togethe
     if (at.i == 0) *info = inf;
 }
 
-// The whole warp runs the group code (group_shape) only where no lane is spare, n = 8 and 16 (run 37: 1.01-1.04x);
-// with spare lanes this kernel took more registers (d 12, 14, c 12, z 12 lost a block: 0.87-0.97x) or ran
-// 0.93-0.94x (s, d 15), so there it keeps the slots' mask and the convergence tests (perf/NOTES.md, twelfth round).
+// The whole warp runs the group code (group_shape) only where no lane is spare, n = 8 and 16; with spare lanes
+// this kernel took more registers (d 12, 14, c 12, z 12 lost a resident block) or ran slower (s, d 15), so there
+// it keeps the slots' mask and the convergence tests (perf/NOTES.md, "The step's chain").
 template <int N> constexpr bool matinv_whole_warp() {
     return group_shape<N>::together && group_shape<N>::per_warp * N == 32;
 }
@@ -393,14 +391,15 @@ matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batc
 // matrices a warp, 27-30 lanes busy instead of 17-20. Each row sees the one-row kernels' arithmetic in the same
 // order (the same results and pivots), so what a step costs per row (key, bookkeeping, multiplier, update) is
 // issued R times per warp; only the scaler, the sync and the pivot row's loads are shared. So these kernels pay
-// only through the lanes they fill, and where their registers leave warps enough (perf/NOTES.md, nineteenth round):
-// two rows per lane at 21-32 (two matrices a warp, no lane gained) ran 0.4-0.9x, three rows at 21-24 in float (four
-// matrices a warp, 142-148 registers) 0.68-1.04x. Not double complex (two rows of n = 17 are 136 registers of data).
+// only through the lanes they fill, and where their registers leave enough warps: two rows per lane at 21-32 (two
+// matrices a warp, no lane gained) and three rows at 21-24 in float (four matrices a warp, 142-148 registers) ran
+// slower (perf/NOTES.md, "Layouts and kernel families"). Not double complex (two rows of n = 17 are 136 registers
+// of data).
 constexpr int rows_per_lane = 2;
 template <int N> constexpr int multirow_lanes() { return (N + rows_per_lane - 1) / rows_per_lane; }
-// At n = 9-16 (twentieth round, runs 107-108) a warp holds 4-6 matrices against the one-row kernels' 2-3, but their
-// registers (s 12: getrf 64 against 40, matinv 72 against 53; d, c 12: 98-122) cost resident warps, and they ran
-// 0.65-0.96x there but at single precision n = 11-12 (getrf 1.04-1.10x, matinv 1.02-1.47x): they exist only there.
+// At n = 9-16 a warp holds 4-6 matrices against the one-row kernels' 2-3, but their registers (s 12: getrf 64
+// against 40, matinv 72 against 53; d, c 12: 98-122) cost resident warps; they ran faster only at single precision
+// n = 11-12, so they exist only there.
 
 // Lane i's rows: row[r] = i + r L (-1: no row, for the spare lanes and past n), read from m (leading dimension
 // ld), zeros in a group slot without a matrix.
@@ -587,13 +586,13 @@ template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32)
 getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info, int batch) {
     constexpr int G = group_shape<N>::per_warp;
-    // Padded only with one group per warp: with two, single precision n = 13 and 15 ran 0.87-0.91x padded
-    // (every other order 0.98-1.25x; perf/NOTES.md, sixth round).
+    // Padded only with one group per warp: with two, single precision n = 13 and 15 ran slower padded
+    // (perf/NOTES.md, "The step's chain").
     constexpr int L = G == 1 ? row_buffer_length<T, N>() : N;
     __shared__ __align__(16) T bcast[Warps][G][2][L];
     __shared__ int dest[Warps][G][N];
     // Each group on its own (not `together`): a singular group returns early (ptxas -v: the together form
-    // spilled at d 9-11, perf/NOTES.md, eighth round).
+    // spilled at d 9-11).
     group_place<N, Warps, false> at(batch);
     at.keep_present(A, C);
     if (!at.valid) return;
@@ -622,7 +621,7 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     const T diag_inv = T(real_t<T>(1)) / diag;  // xTRTI2's 1/U(j,j), one division per lane
     // The updates below keep the operators' form: with minus_product and its sum counterpart here, ptxas (CUDA
     // 13.0, sm_90) built a complex n = 11 kernel whose inv(U)(0,1) came out wrong from PTX that was right
-    // (perf/NOTES.md, seventh round).
+    // (perf/NOTES.md, "Lessons that still hold").
     // inv(U): step s finalizes row s (reciprocal of the diagonal, scaling as xTRTI2), then the rows above
     // accumulate it. Row k keeps U(k, s) until step s consumes it, so the accumulation is in place.
 #pragma unroll
@@ -782,7 +781,7 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
 }
 
 // ---- getrs's persistent form: the next matrix's factors copied while this one is solved -----------------------
-// getrs with one matrix per warp (n >= 17) waits on global memory: ncu on the H100 (run 61) puts long_scoreboard
+// getrs with one matrix per warp (n >= 17) waits on global memory: ncu on the H100 puts long_scoreboard
 // first, 4.8-7.2 stall cycles per issue at n = 17-32, with the shared-memory pipe little used (short_scoreboard
 // ~1). Here the grid is the blocks that reside at once; each warp steps through the batch, and each lane copies
 // its row (op N) or column (op T/C) of the next matrix's factors, its pivot and its entry of the first

@@ -3,12 +3,11 @@
 // two warps, which beats the blocked path's panel where its rows fit in registers (double complex only to 36).
 //
 // A step: each warp searches its own rows by LAPACK's rule (common/pivot.hpp's keys, as key_of's words), and the
-// warp's winner stores its row beside the warp's (key,
-// position) in shared memory; one barrier; every thread takes the better of the two warps' winners (larger key,
-// then smaller position) and reads that warp's row. So a step costs one barrier, and each warp issues one row's
-// stores, as the one-warp kernels do. The buffers alternate between even and odd steps, so the next step's
-// stores need no second barrier (a buffer is written again only after every thread passed the barrier after it
-// was read).
+// warp's winner stores its row beside the warp's (key, position) in shared memory; one barrier; every thread takes
+// the better of the two warps' winners (larger key, then smaller position) and reads that warp's row. So a step
+// costs one barrier, and each warp issues one row's stores, as the one-warp kernels do. The buffers alternate
+// between even and odd steps, so the next step's stores need no second barrier (a buffer is written again only
+// after every thread passed the barrier after it was read).
 //
 // N, the order in registers, is n rounded up to a multiple of 4 (8 instances per type instead of 32); rows and
 // columns n..N-1 hold the identity. In the first n steps a padding row has 0 in column k, so it never wins a
@@ -104,8 +103,8 @@ __global__ void __launch_bounds__(64, min_blocks_of(Pivot ? routine::getrf : rou
 }
 
 // Without pivoting, the real reciprocal without the quotient's range test (select_normal) where it measured faster
-// (perf/NOTES.md, "two-warp getrf"): float, and double but at N = 36, where it took a threshold of registers more.
-// With pivoting the select form everywhere.
+// (perf/NOTES.md, "The step's chain"): float, and double but at N = 36, where it took a threshold of registers
+// more. With pivoting the select form everywhere.
 template <class T, int N> constexpr tiny_scale no_pivot_scale() {
     if constexpr (std::is_same_v<T, float>) return tiny_scale::select_normal;
     else if constexpr (std::is_same_v<T, double>) return N == 36 ? tiny_scale::select : tiny_scale::select_normal;
