@@ -34,29 +34,28 @@ template <class Entry> SMALLLA_HD int first_max_position(int k, int n, Entry ent
 // The key of a candidate's measure v >= 0 (or NaN). Candidates' keys are >= 1 (float: bits + 1; double: bits + 2^32,
 // so that the high word alone is never 0 for a candidate, which the CUDA kernels' two-word reductions use); a NaN
 // at the first candidate position (at_k) gets the largest key, any other NaN and every non-candidate 0.
-SMALLLA_HD unsigned long long pivot_key_bits(unsigned long long bits, unsigned long long offset, bool is_nan,
-                                             bool candidate, bool at_k) {
-    if (!candidate) return 0ull;
-    if (is_nan) return at_k ? ~0ull : 0ull;
-    return bits + offset;
-}
-SMALLLA_HD unsigned long long pivot_key(float v, bool candidate, bool at_k) {
+SMALLLA_HD unsigned long long bits_of(float v) {
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(v);
+#else
     unsigned bits;
-#if defined(__CUDA_ARCH__)
-    bits = __float_as_uint(v);
-#else
     std::memcpy(&bits, &v, sizeof bits);
+    return bits;
 #endif
-    return pivot_key_bits(bits, 1ull, v != v, candidate, at_k);
 }
-SMALLLA_HD unsigned long long pivot_key(double v, bool candidate, bool at_k) {
-    unsigned long long bits;
+SMALLLA_HD unsigned long long bits_of(double v) {
 #if defined(__CUDA_ARCH__)
-    bits = (unsigned long long)__double_as_longlong(v);
+    return (unsigned long long)__double_as_longlong(v);
 #else
+    unsigned long long bits;
     std::memcpy(&bits, &v, sizeof bits);
+    return bits;
 #endif
-    return pivot_key_bits(bits, 1ull << 32, v != v, candidate, at_k);
+}
+template <class R> SMALLLA_HD unsigned long long pivot_key(R v, bool candidate, bool at_k) {
+    if (!candidate) return 0ull;
+    if (v != v) return at_k ? ~0ull : 0ull;
+    return bits_of(v) + (sizeof(R) == 4 ? 1ull : 1ull << 32);
 }
 
 // Whether the pair (k1, p1) wins over (k0, p0): the larger key, then the smaller position.

@@ -1,6 +1,6 @@
 // Small kernels over a batch that the routes share: copies between a batch and a packed workspace, and the
-// bookkeeping of NULL entries of pointer arrays (a matrix whose entry is NULL is skipped: nothing of it is read
-// or written, info[b] = -argno).
+// bookkeeping of NULL entries of pointer arrays (a matrix whose entry is NULL is skipped: info[b] = -argno;
+// lib/cuda/dispatch.cuh).
 #pragma once
 
 #include "device_common.cuh"
@@ -15,7 +15,7 @@ template <class T>
 __global__ void __launch_bounds__(copy_threads)
 factors_where_singular(int n, batch_ref<const T> A, batch_ref<T> C, const int *info) {
     const long long b = blockIdx.x;
-    if (info[b] == 0 || !A.present(b) || !C.present(b)) return;
+    if (info[b] == 0) return;
     const T *a = A[b];
     T *c = C[b];
     for (int j = threadIdx.x / 32; j < n; j += blockDim.x / 32)
@@ -28,7 +28,6 @@ template <class T>
 __global__ void __launch_bounds__(copy_threads)
 copy_block(int rows, int cols, batch_ref<const T> A, batch_ref<T> B) {
     const long long b = blockIdx.x;
-    if (!A.present(b) || !B.present(b)) return;
     const T *a = A[b];
     T *c = B[b];
     for (int j = threadIdx.x / 32; j < cols; j += blockDim.x / 32)
@@ -45,21 +44,15 @@ __global__ void mark_missing(batch_ref<X> x, int x_argno, batch_ref<Y> y, int y_
     else if (!y.present(b)) info[b] = -y_argno;
 }
 
-// eff[b] = out[b] where matrix b is present in out and in, else NULL: the output of the routes whose stages read
-// and write a matrix apart (blocked, by columns, vendor), so that no stage writes the output of a skipped matrix.
-template <class O, class X>
-__global__ void present_outputs(batch_ref<O> out, batch_ref<X> in, int batch, O **eff) {
+// x_eff[b] = x[b] and y_eff[b] = y[b] where both are there, else both the stand-in: the arrays the kernels work on
+// in a call with a NULL entry (lib/cuda/dispatch.cuh), so that no kernel meets a NULL.
+template <class X, class Y, class T>
+__global__ void stand_in_for_missing(batch_ref<X> x, batch_ref<Y> y, int batch, T *stand_in, X **x_eff, Y **y_eff) {
     const long long b = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < batch) eff[b] = in.present(b) && out.present(b) ? out[b] : nullptr;
-}
-
-// ipiv of matrix b := the n pivots at from + b n, for the present matrices of A (cuSOLVER's pivots of a packed
-// chunk, where a skipped matrix's are not to be written).
-template <class T>
-__global__ void pivots_where_present(int n, batch_ref<T> A, const int *from, int *ipiv, long long stride, int batch) {
-    const long long b = blockIdx.x;
-    if (b >= batch || !A.present(b)) return;
-    for (int k = threadIdx.x; k < n; k += blockDim.x) ipiv[b * stride + k] = from[b * (long long)n + k];
+    if (b >= batch) return;
+    const bool here = x.present(b) && y.present(b);
+    x_eff[b] = here ? x[b] : stand_in;
+    y_eff[b] = here ? y[b] : stand_in;
 }
 
 }  // namespace cuda_kernels

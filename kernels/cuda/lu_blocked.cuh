@@ -50,7 +50,6 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
     __shared__ unsigned long long red_key_slots[2][panel_threads_max / 32];
     __shared__ int red_pos_slots[2][panel_threads_max / 32];
     const long long b = blockIdx.x;
-    if (!A.present(b)) return;  // a NULL entry of a pointer array: the matrix is skipped
     const int m = n - j0, nb = min(NB, m), tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int warps = blockDim.x >> 5;
     const long long ld = A.ld;
@@ -153,7 +152,6 @@ getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P) {
     __shared__ T L[NB][NB + 1];
     __shared__ int source[blocked_max_n];
     const long long b = blockIdx.x;
-    if (!A.present(b)) return;  // a NULL entry of a pointer array: the matrix is skipped
     const int m = n - j0, nb = min(NB, m), tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int warps = blockDim.x >> 5;
     const long long ld = A.ld;
@@ -227,7 +225,6 @@ trsm_diagonal_block(int n, int j0, batch_ref<const T> A, batch_ref<T> C, int c_b
     T *const tile = reinterpret_cast<T *>(tile_raw);
     T *const D = reinterpret_cast<T *>(d_raw);  // D[i + k NB] = T11(i, k), zero outside nb x nb
     const long long b = blockIdx.x;
-    if (!A.present(b) || !C.present(b)) return;  // a NULL entry of a pointer array: the matrix is skipped
     const int nb = min(NB, n - j0), tid = threadIdx.x, chunk = blockDim.x;
     const T *a = A[b] + j0 + (long long)j0 * A.ld;
     using R_t = real_t<T>;
@@ -315,13 +312,11 @@ SMALLLA_BLAS_OVERLOADS(cuComplex, C)
 SMALLLA_BLAS_OVERLOADS(cuDoubleComplex, Z)
 #undef SMALLLA_BLAS_OVERLOADS
 
-// Pointer arrays for cuBLAS's pointer-array calls: out[b] = the address of entry (row, col) of matrix b; a NULL
-// entry gets the same place in `stand_in`, a scratch matrix of the same leading dimension that all of them share
-// (cuBLAS computes on it; nothing reads the result).
+// Pointer arrays for cuBLAS's pointer-array calls: out[b] = the address of entry (row, col) of matrix b.
 template <class T>
-__global__ void element_pointers(batch_ref<T> A, long long row, long long col, int batch, T **out, T *stand_in) {
+__global__ void element_pointers(batch_ref<T> A, long long row, long long col, int batch, T **out) {
     const long long b = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < batch) out[b] = (A.present(b) ? A[b] : stand_in) + row + col * A.ld;
+    if (b < batch) out[b] = A[b] + row + col * A.ld;
 }
 
 // ---- getri's first and last steps ----------------------------------------------------------------------------
@@ -331,7 +326,6 @@ __global__ void __launch_bounds__(apply_threads)
 getri_blocked_prepare(int n, batch_ref<const T> A, batch_ref<T> C, int *info) {
     __shared__ int first_zero;
     const long long b = blockIdx.x;
-    if (!A.present(b) || !C.present(b)) return;  // a NULL entry of a pointer array: the matrix is skipped
     const T *a = A[b];
     T *c = C[b];
     using R_t = real_t<T>;
@@ -366,7 +360,6 @@ getri_blocked_finish(int n, int rows, batch_ref<const T> A, pivots_ref<const int
     T *tile = reinterpret_cast<T *>(finish_shared);  // rows x n, row-major by column: tile[i + j * rows]
     int *source = reinterpret_cast<int *>(tile + (size_t)rows * n);
     const long long b = blockIdx.x;
-    if (!A.present(b) || !C.present(b)) return;  // a NULL entry of a pointer array: the matrix is skipped
     const T *a = A[b];
     T *c = C[b];
     const long long ldc = C.ld;
@@ -410,7 +403,6 @@ template <class T>
 __global__ void __launch_bounds__(apply_threads)
 copy_unless_same(int n, batch_ref<const T> A, batch_ref<T> C) {
     const long long b = blockIdx.x;
-    if (!A.present(b) || !C.present(b)) return;  // a NULL entry of a pointer array: the matrix is skipped
     const T *a = A[b];
     T *c = C[b];
     if (static_cast<const void *>(a) == static_cast<const void *>(c) && A.ld == C.ld) return;

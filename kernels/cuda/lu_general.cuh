@@ -147,7 +147,6 @@ template <class T>
 __global__ void __launch_bounds__(general_threads)
 getrf_general(int n, batch_ref<T> A, pivots_ref<int> P, int *info, bool in_shared) {
     const long long b = blockIdx.x;
-    if (!A.present(b)) return;  // a NULL entry of a pointer array: the matrix is skipped
     general_shared<T> sh(n, in_shared);
     T *m = A[b];
     T *a = in_shared ? sh.matrix : m;
@@ -165,7 +164,6 @@ template <class T>
 __global__ void __launch_bounds__(general_threads)
 getri_general(int n, batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info, bool in_shared) {
     const long long b = blockIdx.x;
-    if (!A.present(b) || !C.present(b)) return;  // a NULL entry of a pointer array: the matrix is skipped
     general_shared<T> sh(n, in_shared);
     T *c = C[b];
     T *a = in_shared ? sh.matrix : c;
@@ -187,7 +185,6 @@ template <class T>
 __global__ void __launch_bounds__(general_threads)
 matinv_general(int n, batch_ref<const T> A, batch_ref<T> C, int *info, bool in_shared) {
     const long long b = blockIdx.x;
-    if (!A.present(b) || !C.present(b)) return;  // a NULL entry of a pointer array: the matrix is skipped
     general_shared<T> sh(n, in_shared);
     T *c = C[b];
     const T *m = A[b];
@@ -214,7 +211,6 @@ getrs_general(smallla_operation_t trans, int n, int nrhs, batch_ref<const T> A, 
     const long long job = (long long)blockIdx.x * (blockDim.x / 32) + warp;
     if (job >= jobs) return;
     const long long b = job / nrhs;
-    if (!A.present(b) || !B.present(b)) return;  // a NULL entry of a pointer array: the matrix is skipped
     const int r = (int)(job % nrhs);
     T *x = reinterpret_cast<T *>(raw) + (long long)warp * n;
     const T *a = A[b];

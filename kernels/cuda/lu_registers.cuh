@@ -78,12 +78,6 @@ template <int N, int Warps, bool Together = group_shape<N>::together, bool Whole
             slot = 0;
         }
     }
-    // A NULL entry of a pointer array in one of the batches m: the slot has no matrix (it runs on zeros where the
-    // warp's slots step together, and stores nothing).
-    template <class... M> __device__ __forceinline__ void keep_present(const M &...m) {
-        valid = valid && (m.present(b) && ...);
-        if constexpr (!Together) runs = valid;
-    }
     // The mask given to warp-synchronous operations: a compile-time constant except for more than 5 groups.
     __device__ __forceinline__ unsigned sync_mask() const {
         if constexpr (Whole) return 0xffffffffu;
@@ -215,8 +209,7 @@ __global__ void __launch_bounds__(Warps * 32, cap_of<T, N>(Pivot ? routine::getr
 getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
     constexpr int G = group_shape<N>::per_warp;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
-    group_place<N, Warps> at(batch);
-    at.keep_present(A);
+    const group_place<N, Warps> at(batch);
     if (at.runs)
         getrf_group<T, N, Warps, Pivot>(at, at.valid ? A[at.b] : nullptr, A.ld, Pivot ? P[at.b] : nullptr,
                                         info + at.b, bcast[at.warp][at.slot]);
@@ -378,8 +371,7 @@ __global__ void __launch_bounds__(Warps * 32, cap_of<T, N>(routine::matinv, Roll
 matinv_small_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int batch) {
     constexpr int G = group_shape<N>::per_warp;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
-    group_place<N, Warps, group_shape<N>::together, matinv_whole_warp<N>()> at(batch);
-    at.keep_present(A, C);
+    const group_place<N, Warps, group_shape<N>::together, matinv_whole_warp<N>()> at(batch);
     if (at.runs)
         matinv_group<T, N, Warps, Rolled>(at, at.valid ? A[at.b] : nullptr, A.ld, at.valid ? C[at.b] : nullptr, C.ld,
                                           info + at.b, bcast[at.warp][at.slot]);
@@ -445,8 +437,7 @@ getrf_multirow_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch
     constexpr int G = group_shape<L>::per_warp;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     if (!multirow_warp_has_work<N, Warps>(batch)) return;
-    group_place<L, Warps, true, true> at(batch);  // the whole warp runs; spare lanes hold no row
-    at.keep_present(A);
+    const group_place<L, Warps, true, true> at(batch);  // the whole warp runs; spare lanes hold no row
     T *const m = at.valid ? A[at.b] : nullptr;
     const long long ld = A.ld;
     int row[R];
@@ -512,8 +503,7 @@ matinv_multirow_registers(batch_ref<const T> A, batch_ref<T> C, int *info, int b
     constexpr int G = group_shape<L>::per_warp;
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     if (!multirow_warp_has_work<N, Warps>(batch)) return;
-    group_place<L, Warps, true, true> at(batch);
-    at.keep_present(A, C);
+    const group_place<L, Warps, true, true> at(batch);
     int row[R];
     T a[R][N];
     load_lane_rows(at, at.valid ? A[at.b] : nullptr, A.ld, row, a);
@@ -593,8 +583,7 @@ getri_small_registers(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T
     __shared__ int dest[Warps][G][N];
     // Each group on its own (not `together`): a singular group returns early (ptxas -v: the together form
     // spilled at d 9-11).
-    group_place<N, Warps, false> at(batch);
-    at.keep_present(A, C);
+    const group_place<N, Warps, false> at(batch);
     if (!at.valid) return;
     const int i = at.i;
     const T *m = A[at.b];
@@ -756,8 +745,7 @@ getrs_small_registers(smallla_operation_t trans, int nrhs, batch_ref<const T> A,
     constexpr int G = group_shape<N>::per_warp;
     __shared__ T xbuf[Warps][G][N];
     __shared__ int pbuf[Warps][G][N];
-    group_place<N, Warps, group_shape<N>::together, false> at(batch);  // lanes without a matrix leave
-    at.keep_present(A, B);
+    const group_place<N, Warps, group_shape<N>::together, false> at(batch);  // lanes without a matrix leave
     if (!at.runs) return;
     const int t = at.i;
     const bool notrans = trans == SMALLLA_OP_N, conjugate = trans == SMALLLA_OP_C;
@@ -830,9 +818,7 @@ getrs_small_registers_prefetch(smallla_operation_t trans, int nrhs, batch_ref<co
     group_place<N, Warps> at(batch, (long long)blockIdx.x * Warps + warp);
     if (!at.valid) return;  // the lanes past n, and the warps past the batch
     const int t = at.i;
-    // A matrix with a NULL entry (A or B) is skipped: nothing copied, nothing solved (the warp holds one matrix).
     const auto copy = [&](long long b) {
-        if (!A.present(b) || !B.present(b)) return;
         const T *m = A[b];
         const int lda = opaque(A.ld);
         const long long rs = notrans ? 1 : lda, cs = notrans ? lda : 1;  // entry j of row/column t: t rs + j cs
@@ -845,7 +831,6 @@ getrs_small_registers_prefetch(smallla_operation_t trans, int nrhs, batch_ref<co
     copy(at.b);
     while (true) {
         wait_copies();
-        const bool here = A.present(at.b) && B.present(at.b);
         T a[N];
 #pragma unroll
         for (int j = 0; j < N; ++j) a[j] = notrans ? next[j * N + t] : maybe_conj(next[j * N + t], conjugate);
@@ -853,10 +838,9 @@ getrs_small_registers_prefetch(smallla_operation_t trans, int nrhs, batch_ref<co
         const int my_piv = pivoting ? next_piv[t] - 1 : t;
         const long long b_next = at.b + step;
         if (b_next < batch) copy(b_next);
-        if (here)
-            getrs_rows<T, N>(
-                at, notrans, pivoting, nrhs, a, [&] { return my_piv; }, [&] { return B[at.b]; }, opaque(B.ld), true,
-                x0, xbuf[warp], pbuf[warp]);
+        getrs_rows<T, N>(
+            at, notrans, pivoting, nrhs, a, [&] { return my_piv; }, [&] { return B[at.b]; }, opaque(B.ld), true, x0,
+            xbuf[warp], pbuf[warp]);
         if (b_next >= batch) break;
         at.b = b_next;
         at.sync();  // the last reads of xbuf and pbuf before the next matrix's first stores

@@ -33,18 +33,15 @@ struct warp_span {
     long long first;  // the warp's first matrix
     int count;        // matrices of the warp, 1..32 (0: nothing to do)
     int lane;
-    bool present;     // the lane's matrix is there (not a NULL entry of a pointer array)
-    // M... : the batches the lane's matrix is read from or written to.
-    template <int Warps, class... M> __device__ __forceinline__ static warp_span of(int batch, const M &...m) {
+    template <int Warps> __device__ __forceinline__ static warp_span of(int batch) {
         warp_span s;
         s.lane = threadIdx.x & 31;
         s.first = ((long long)blockIdx.x * Warps + (threadIdx.x >> 5)) * 32;
         const long long left = batch - s.first;
         s.count = left <= 0 ? 0 : (left < 32 ? (int)left : 32);
-        s.present = s.lane >= s.count || (m.present(s.first + s.lane) && ...);
         return s;
     }
-    __device__ __forceinline__ bool mine() const { return lane < count && present; }
+    __device__ __forceinline__ bool mine() const { return lane < count; }
 };
 
 // Loads the lane's R x C block (leading dimension ld) into a; contiguous batches (ld == R, stride == R C)
@@ -137,7 +134,7 @@ template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32)
 getrf_thread_per_matrix(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool contiguous) {
     __shared__ warp_tile<T, N> tiles[Warps];
-    const warp_span w = warp_span::of<Warps>(batch, A);
+    const warp_span w = warp_span::of<Warps>(batch);
     if (w.count == 0) return;
     T(*tile)[33] = tiles[threadIdx.x >> 5].at;
     T a[N][N];
@@ -188,7 +185,7 @@ __global__ void __launch_bounds__(Warps * 32)
 matinv_thread_per_matrix(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool a_contiguous,
                          bool c_contiguous) {
     __shared__ warp_tile<T, N> tiles[Warps];
-    const warp_span w = warp_span::of<Warps>(batch, A, C);
+    const warp_span w = warp_span::of<Warps>(batch);
     if (w.count == 0) return;
     T(*tile)[33] = tiles[threadIdx.x >> 5].at;
     T a[N][N];
@@ -234,7 +231,7 @@ __global__ void __launch_bounds__(Warps * 32)
 getri_thread_per_matrix(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info, int batch,
                         bool a_contiguous, bool c_contiguous) {
     __shared__ warp_tile<T, N> tiles[Warps];
-    const warp_span w = warp_span::of<Warps>(batch, A, C);
+    const warp_span w = warp_span::of<Warps>(batch);
     if (w.count == 0) return;
     T(*tile)[33] = tiles[threadIdx.x >> 5].at;
     T a[N][N];
@@ -301,7 +298,7 @@ __global__ void __launch_bounds__(Warps * 32)
 getrs_thread_per_matrix(smallla_operation_t trans, int nrhs, batch_ref<const T> A, pivots_ref<const int> P,
                         batch_ref<T> B, int batch, bool a_contiguous, bool b_contiguous) {
     __shared__ warp_tile<T, N> tiles[Warps];
-    const warp_span w = warp_span::of<Warps>(batch, A, B);
+    const warp_span w = warp_span::of<Warps>(batch);
     if (w.count == 0) return;
     T(*tile)[33] = tiles[threadIdx.x >> 5].at;
     T a[N][N];

@@ -33,8 +33,7 @@ __global__ void __launch_bounds__(64, min_blocks_of(Pivot ? routine::getrf : rou
     __shared__ __align__(16) T rows[2][2][L];        // [step parity][warp]: that warp's winner's row
     __shared__ __align__(16) unsigned meta[2][2][4];  // [step parity][warp]: key hi, key lo, position
     const long long b = blockIdx.x;
-    if (b >= batch || !A.present(b)) return;  // whole blocks leave (every thread of a block that runs meets every
-                                              // barrier); a NULL entry of a pointer array: the matrix is skipped
+    if (b >= batch) return;  // a whole block: every thread of a block that runs meets every barrier
     const int i = threadIdx.x, warp = i >> 5;
     const bool in_matrix = i < n;
     T *m = A[b];

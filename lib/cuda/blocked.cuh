@@ -29,18 +29,9 @@ inline unsigned grid_for(long long items, int threads) { return (unsigned)groups
 
 template <class T> batch_ref<const T> as_const(const batch_ref<T> &r) { return {r.base, r.ptrs, r.stride, r.ld}; }
 
-// The scratch of cuBLAS's pointer-array calls: 3 * batch pointers, then a stand-in matrix (ld x n) for the NULL
-// entries (element_pointers).
-template <class T> size_t blas_arrays_bytes(int batch, long long ld, int n) {
-    return (3 * (size_t)batch * sizeof(void *) + 255) / 256 * 256 + (size_t)ld * n * sizeof(T);
-}
-template <class T> T *stand_in_of(void **arrays, int batch) {
-    return reinterpret_cast<T *>(reinterpret_cast<char *>(arrays) + (3 * (size_t)batch * sizeof(void *) + 255) / 256 * 256);
-}
-
 // C(cr:cr+m, cc:cc+n) -= A(ar:ar+m, ac:ac+k) B(br:br+k, bc:bc+n) in every matrix of the batch, by cuBLAS:
 // the strided-batched GEMM when all three batches are strided, else the pointer-array GEMM with the
-// shifted pointers written into arrays (blas_arrays_bytes of scratch, reused call after call: the stream
+// shifted pointers written into arrays (3 * batch pointers of scratch, reused call after call: the stream
 // orders them).
 template <class T>
 smallla_status_t gemm_minus(context &ctx, const char *routine, cublasHandle_t h, int m, int n, int k,
@@ -59,10 +50,9 @@ smallla_status_t gemm_minus(context &ctx, const char *routine, cublasHandle_t h,
         const T **pa = static_cast<const T **>(static_cast<void *>(arrays));
         const T **pb = pa + batch;
         T **pc = static_cast<T **>(static_cast<void *>(arrays)) + 2 * (long long)batch;
-        T *const stand_in = stand_in_of<T>(arrays, batch);
-        element_pointers<const T><<<grid_for(batch, 256), 256, 0, stream>>>(a, ar, ac, batch, pa, stand_in);
-        element_pointers<const T><<<grid_for(batch, 256), 256, 0, stream>>>(b, br, bc, batch, pb, stand_in);
-        element_pointers<T><<<grid_for(batch, 256), 256, 0, stream>>>(c, cr, cc, batch, pc, stand_in);
+        element_pointers<const T><<<grid_for(batch, 256), 256, 0, stream>>>(a, ar, ac, batch, pa);
+        element_pointers<const T><<<grid_for(batch, 256), 256, 0, stream>>>(b, br, bc, batch, pb);
+        element_pointers<T><<<grid_for(batch, 256), 256, 0, stream>>>(c, cr, cc, batch, pc);
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         bs = blas_gemm_pointers(h, m, n, k, &minus_one, reinterpret_cast<const B *const *>(pa), a.ld,
                                 reinterpret_cast<const B *const *>(pb), b.ld, &one, reinterpret_cast<B *const *>(pc),
@@ -92,7 +82,7 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
     const long long ld = A.ld;
     scratch arrays;  // pointer arrays for cuBLAS when the batch is one, unless the caller gives them
     if (A.is_pointer_array() && n > NB && given_arrays == nullptr)
-        if (smallla_status_t s = arrays.allocate(ctx, routine, blas_arrays_bytes<T>(batch, A.ld, n)); s != SMALLLA_SUCCESS)
+        if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(T *)); s != SMALLLA_SUCCESS)
             return s;
     void **ptrs = given_arrays != nullptr ? given_arrays : static_cast<void **>(arrays.ptr);
     for (int j0 = 0; j0 < n; j0 += NB) {
@@ -134,8 +124,7 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
     const batch_ref<T> c = make_batch_ref(C);
     scratch arrays;  // pointer arrays for cuBLAS, unless the caller gives them (3 * batch pointers)
     if ((A.is_pointer_array() || C.is_pointer_array()) && n > NB && given_arrays == nullptr)
-        if (smallla_status_t s = arrays.allocate(ctx, routine, blas_arrays_bytes<T>(batch, std::max(A.ld, C.ld), n));
-            s != SMALLLA_SUCCESS)
+        if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(void *)); s != SMALLLA_SUCCESS)
             return s;
     void **ptrs = given_arrays != nullptr ? given_arrays : static_cast<void **>(arrays.ptr);
     getri_blocked_prepare<T><<<batch, apply_threads, 0, stream>>>(n, a, c, info);
@@ -193,7 +182,7 @@ smallla_status_t matinv_by_columns(context &ctx, const char *routine, int n, con
     const size_t piv_bytes = ((size_t)batch * n * sizeof(int) + 255) / 256 * 256;
     // cuBLAS's pointer arrays, for the blocked getrf of a pointer-array C only.
     const size_t ptr_bytes =
-        C.is_pointer_array() && !two_warps_route<T>(ctx, n, true, batch) ? blas_arrays_bytes<T>(batch, C.ld, n) : 0;
+        C.is_pointer_array() && !two_warps_route<T>(ctx, n, true, batch) ? 3 * (size_t)batch * sizeof(void *) : 0;
     scratch ws;
     if (smallla_status_t s = ws.allocate(ctx, routine, piv_bytes + ptr_bytes); s != SMALLLA_SUCCESS) return s;
     int *const piv = static_cast<int *>(ws.ptr);
@@ -224,13 +213,12 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
     const size_t pointers = C.is_pointer_array() ? 3 : 0;  // per matrix
     const size_t per_matrix = (size_t)n * n * sizeof(T) + pointers * sizeof(void *) + (size_t)n * sizeof(int);
-    // (plus, for a pointer-array C, one stand-in matrix for cuBLAS: blas_arrays_bytes)
     long long chunk =
         std::max<long long>(1, std::min<long long>(batch, (long long)(matinv_workspace_target(ctx) / per_matrix)));
     // Layout: the matrices, the pointer arrays, the pivots, each section starting on a 256-byte boundary.
     auto up = [](size_t bytes) { return (bytes + 255) / 256 * 256; };
     auto mat_bytes = [&] { return up((size_t)chunk * n * n * sizeof(T)); };
-    auto ptr_bytes = [&] { return pointers ? up(blas_arrays_bytes<T>((int)chunk, std::max<long long>(n, C.ld), n)) : 0; };
+    auto ptr_bytes = [&] { return up((size_t)chunk * pointers * sizeof(void *)); };
     auto all_bytes = [&] { return mat_bytes() + ptr_bytes() + (size_t)chunk * n * sizeof(int); };
     scratch ws;
     // Smaller chunks while the memory cannot be had; only when not even one matrix fits does the call fail.

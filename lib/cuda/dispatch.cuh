@@ -64,11 +64,33 @@ inline smallla_status_t no_kernel(context &ctx, const char *routine_name, int n)
 template <class T> smallla_status_t getrf_routed(context &ctx, const getrf_args<T> &a);
 template <class T> smallla_status_t getri_routed(context &ctx, const getri_args<T> &a);
 template <class T> smallla_status_t matinv_routed(context &ctx, const matinv_args<T> &a);
+template <class T> smallla_status_t getrs_routed(context &ctx, const getrs_args<T> &a);
 
-// NULL entries of pointer arrays (the matrix is skipped: nothing of it read or written, info[b] = -argno). Every
-// kernel skips a matrix whose entry is NULL; info is marked after the routine's work (the routes through cuBLAS
-// and cuSOLVER compute on a stand-in and write its info). The routes whose stages read and write a matrix apart
-// work on a guarded output: a pointer array that is NULL where an input's entry is NULL.
+// NULL entries of pointer arrays: the matrix is skipped (its matrices neither read nor written, info[b] = -argno).
+// The kernels never see a NULL: in a call with a pointer array, every array of the call is handed to them as a
+// pointer array in which each matrix with a NULL entry in any of the call's arrays is replaced by a stand-in (one
+// scratch matrix that all of them share, and compute garbage on), and info is marked after the routine's work. A
+// strided call takes none of this.
+template <class T> struct stand_ins {
+    scratch ws;
+    // x and y (the call's two arrays; y may be x) as arrays with the stand-in for every matrix missing in either.
+    template <class X, class Y>
+    smallla_status_t make(context &ctx, const char *routine, matrix_batch<X> &x, matrix_batch<Y> &y, int batch,
+                          size_t stand_in_elems) {
+        if (!x.is_pointer_array() && !y.is_pointer_array()) return SMALLLA_SUCCESS;
+        const size_t arrays = (2 * (size_t)batch * sizeof(void *) + 255) / 256 * 256;
+        if (smallla_status_t s = ws.allocate(ctx, routine, arrays + stand_in_elems * sizeof(T)); s != SMALLLA_SUCCESS)
+            return s;
+        X **x_eff = static_cast<X **>(ws.ptr);
+        Y **y_eff = reinterpret_cast<Y **>(x_eff + batch);
+        T *stand_in = reinterpret_cast<T *>(static_cast<char *>(ws.ptr) + arrays);
+        stand_in_for_missing<<<grid_for(batch, 256), 256, 0, static_cast<cudaStream_t>(ctx.stream)>>>(
+            make_batch_ref(x), make_batch_ref(y), batch, stand_in, x_eff, y_eff);
+        x.ptrs = x_eff, x.base = nullptr;
+        y.ptrs = y_eff, y.base = nullptr;
+        return check_launch(ctx, routine);
+    }
+};
 template <class X, class Y>
 smallla_status_t mark_missing_after(context &ctx, const char *routine, smallla_status_t done, const matrix_batch<X> &x,
                                     const matrix_batch<Y> &y, int *info, int batch) {
@@ -77,27 +99,38 @@ smallla_status_t mark_missing_after(context &ctx, const char *routine, smallla_s
                                                                     y.argno, info, batch);
     return check_launch(ctx, routine);
 }
-template <class O, class X>
-smallla_status_t guard_output(context &ctx, const char *routine, matrix_batch<O> &out, const matrix_batch<X> &in,
-                              int batch, scratch &ws) {
-    if (!in.is_pointer_array()) return SMALLLA_SUCCESS;
-    if (smallla_status_t s = ws.allocate(ctx, routine, (size_t)batch * sizeof(O *)); s != SMALLLA_SUCCESS) return s;
-    O **eff = static_cast<O **>(ws.ptr);
-    present_outputs<<<grid_for(batch, 256), 256, 0, stream_of(ctx)>>>(make_batch_ref(out), make_batch_ref(in), batch, eff);
-    out.ptrs = eff;
-    out.base = nullptr;
-    return check_launch(ctx, routine);
-}
-inline bool stages_apart(family f) { return f == family::blocked || f == family::columns || f == family::vendor; }
+inline size_t matrix_elems(long long ld, int cols) { return (size_t)ld * (size_t)(cols > 0 ? cols : 1); }
 
-template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) {
-    return mark_missing_after(ctx, "getrf", getrf_routed(ctx, a), a.A, a.A, a.info, a.batch);
+template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &given) {
+    getrf_args<T> a = given;
+    stand_ins<T> s;
+    matrix_batch<T> same = a.A;
+    if (smallla_status_t st = s.make(ctx, "getrf", a.A, same, a.batch, matrix_elems(a.A.ld, a.n)); st != SMALLLA_SUCCESS)
+        return st;
+    return mark_missing_after(ctx, "getrf", getrf_routed(ctx, a), given.A, given.A, a.info, a.batch);
 }
-template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) {
-    return mark_missing_after(ctx, "getri", getri_routed(ctx, a), a.A, a.C, a.info, a.batch);
+template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &given) {
+    getri_args<T> a = given;
+    stand_ins<T> s;
+    if (smallla_status_t st = s.make(ctx, "getri", a.A, a.C, a.batch, matrix_elems(std::max(a.A.ld, a.C.ld), a.n));
+        st != SMALLLA_SUCCESS)
+        return st;
+    return mark_missing_after(ctx, "getri", getri_routed(ctx, a), given.A, given.C, a.info, a.batch);
 }
-template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a) {
-    return mark_missing_after(ctx, "matinv", matinv_routed(ctx, a), a.A, a.C, a.info, a.batch);
+template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &given) {
+    matinv_args<T> a = given;
+    stand_ins<T> s;
+    if (smallla_status_t st = s.make(ctx, "matinv", a.A, a.C, a.batch, matrix_elems(std::max(a.A.ld, a.C.ld), a.n));
+        st != SMALLLA_SUCCESS)
+        return st;
+    return mark_missing_after(ctx, "matinv", matinv_routed(ctx, a), given.A, given.C, a.info, a.batch);
+}
+template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &given) {
+    getrs_args<T> a = given;
+    stand_ins<T> s;
+    const size_t elems = std::max(matrix_elems(a.A.ld, a.n), matrix_elems(a.B.ld, a.nrhs));
+    if (smallla_status_t st = s.make(ctx, "getrs", a.A, a.B, a.batch, elems); st != SMALLLA_SUCCESS) return st;
+    return getrs_routed(ctx, a);
 }
 
 template <class T> smallla_status_t getrf_routed(context &ctx, const getrf_args<T> &a) {
@@ -121,13 +154,9 @@ template <class T> smallla_status_t getrf_routed(context &ctx, const getrf_args<
     return check_launch(ctx, "getrf");
 }
 
-template <class T> smallla_status_t getri_routed(context &ctx, const getri_args<T> &given) {
+template <class T> smallla_status_t getri_routed(context &ctx, const getri_args<T> &a) {
     clear_stale_error();
-    const family f = route(ctx, routine::getri, scalar_traits<T>::letter, given.n, given.batch);
-    getri_args<T> a = given;
-    scratch guard;
-    if (stages_apart(f))
-        if (smallla_status_t s = guard_output(ctx, "getri", a.C, a.A, a.batch, guard); s != SMALLLA_SUCCESS) return s;
+    const family f = route(ctx, routine::getri, scalar_traits<T>::letter, a.n, a.batch);
     if (register_family(f)) {
         if (a.n > register_max_n) return no_kernel(ctx, "getri", a.n);
         with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
@@ -147,13 +176,9 @@ template <class T> smallla_status_t getri_routed(context &ctx, const getri_args<
     return check_launch(ctx, "getri");
 }
 
-template <class T> smallla_status_t matinv_routed(context &ctx, const matinv_args<T> &given) {
+template <class T> smallla_status_t matinv_routed(context &ctx, const matinv_args<T> &a) {
     clear_stale_error();
-    const family f = route(ctx, routine::matinv, scalar_traits<T>::letter, given.n, given.batch);
-    matinv_args<T> a = given;
-    scratch guard;
-    if (stages_apart(f))
-        if (smallla_status_t s = guard_output(ctx, "matinv", a.C, a.A, a.batch, guard); s != SMALLLA_SUCCESS) return s;
+    const family f = route(ctx, routine::matinv, scalar_traits<T>::letter, a.n, a.batch);
     if (register_family(f)) {
         if (a.n > register_max_n) return no_kernel(ctx, "matinv", a.n);
         with_register_order(a.n, [&](auto N) { launch_matinv_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
@@ -173,13 +198,9 @@ template <class T> smallla_status_t matinv_routed(context &ctx, const matinv_arg
     return check_launch(ctx, "matinv");
 }
 
-template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &given) {
+template <class T> smallla_status_t getrs_routed(context &ctx, const getrs_args<T> &a) {
     clear_stale_error();
-    const family f = route(ctx, routine::getrs, scalar_traits<T>::letter, given.n, given.batch);
-    getrs_args<T> a = given;
-    scratch guard;
-    if (stages_apart(f))
-        if (smallla_status_t s = guard_output(ctx, "getrs", a.B, a.A, a.batch, guard); s != SMALLLA_SUCCESS) return s;
+    const family f = route(ctx, routine::getrs, scalar_traits<T>::letter, a.n, a.batch);
     if (register_family(f)) {
         if (a.n > register_max_n) return no_kernel(ctx, "getrs", a.n);
         with_register_order(a.n, [&](auto N) { launch_getrs_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });

@@ -107,14 +107,10 @@ smallla_status_t getrf_vendor(context &ctx, const char *routine, const getrf_arg
     if (smallla_status_t s = check_solver(ctx, routine, vendor_getrf_work(vendor_solver(ctx, 0), n, (B *)nullptr, n, &lwork));
         s != SMALLLA_SUCCESS)
         return s;
-    // A packed chunk's pivots go to scratch first, then to ipiv for the matrices that are there.
-    const bool pivots_apart = packed && a.ipiv.base != nullptr;
-    const size_t per_matrix = packed ? (size_t)n * n * sizeof(T) + (pivots_apart ? (size_t)n * sizeof(int) : 0) : 0;
     vendor_plan plan;
-    if (smallla_status_t s = vendor_prepare<T>(ctx, routine, a.batch, (size_t)lwork, per_matrix, plan); s != SMALLLA_SUCCESS)
+    if (smallla_status_t s = vendor_prepare<T>(ctx, routine, a.batch, (size_t)lwork, packed ? (size_t)n * n * sizeof(T) : 0, plan);
+        s != SMALLLA_SUCCESS)
         return s;
-    int *const wpiv = pivots_apart ? reinterpret_cast<int *>(plan.packed_area() + (size_t)plan.chunk * n * n * sizeof(T))
-                                   : nullptr;
     for (long long first = 0; first < a.batch; first += plan.chunk) {
         const int count = (int)std::min<long long>(plan.chunk, a.batch - first);
         host_view<T> m{a.A.base + (packed ? 0 : first * a.A.stride), a.A.ld, a.A.stride};
@@ -127,7 +123,7 @@ smallla_status_t getrf_vendor(context &ctx, const char *routine, const getrf_arg
         if (smallla_status_t s = vendor_fork(ctx, routine, plan.lanes); s != SMALLLA_SUCCESS) return s;
         for (int b = 0; b < count; ++b) {
             const int l = lane_of(b, plan.lanes);
-            int *piv = pivots_apart ? wpiv + (size_t)b * n : a.ipiv.base ? a.ipiv.base + (first + b) * a.ipiv.stride : nullptr;
+            int *piv = a.ipiv.base ? a.ipiv.base + (first + b) * a.ipiv.stride : nullptr;
             const cusolverStatus_t st = vendor_getrf(vendor_solver(ctx, l), n, reinterpret_cast<B *>(m[b]), m.ld,
                                                      reinterpret_cast<B *>(plan.lane_area(l)), piv, a.info + first + b);
             if (st != CUSOLVER_STATUS_SUCCESS) {
@@ -139,9 +135,6 @@ smallla_status_t getrf_vendor(context &ctx, const char *routine, const getrf_arg
         if (packed) {
             copy_unless_same<T><<<count, copy_threads, 0, stream>>>(n, as_const(as_ref(m)),
                                                                      make_batch_ref(sub_batch(a.A, first)));
-            if (pivots_apart)
-                pivots_where_present<T><<<count, 32, 0, stream>>>(n, make_batch_ref(sub_batch(a.A, first)), wpiv,
-                                                                  a.ipiv.base + first * a.ipiv.stride, a.ipiv.stride, count);
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         }
     }
