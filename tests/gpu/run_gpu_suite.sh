@@ -50,7 +50,10 @@ run_one() {  # name log command...
 }
 
 export OPENBLAS_NUM_THREADS=1 CMOCKA_MESSAGE_OUTPUT=STDOUT
-# The programs, then the sweeps (the tests half).
+# The programs, smallla-check-cuda's default sweep among them (the tests half). No sweep forces a kernel family any
+# more: the knobs that did (SMALLLA_CUDA_THREAD_MAX_N, SMALLLA_CUDA_MULTIROW) were removed, and a kernel instance is
+# compiled only where the routing table (kernels/cuda/routing/) routes to it, so the default orders (every n up to
+# 64) reach each small-order instance that the build has.
 if [ "$part" = all ] || [ "$part" = tests ]; then
     for t in "$stage"/bin/*; do
         name=$(basename "$t")
@@ -60,22 +63,6 @@ if [ "$part" = all ] || [ "$part" = tests ]; then
             *) run_one "$name" "$out/$name.log" "$t" ;;
         esac
     done
-
-    # The orders where a routine's crossover leaves one of the two small-order kernel families unused by default
-    # (lu_thread.cuh, thread_preferred_max_order): the sweep again with each family forced.
-    if [ -x "$stage/bin/smallla-check-cuda" ]; then
-        run_one "smallla-check-cuda, lane-per-row kernels only (n <= 16)" "$out/check-lane-per-row.log" \
-            env SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" $(seq 1 16)
-        run_one "smallla-check-cuda, thread-per-matrix kernels wherever they exist (n <= 14)" "$out/check-thread.log" \
-            env SMALLLA_CUDA_THREAD_MAX_N=14 "$stage/bin/smallla-check-cuda" $(seq 1 14)
-        # n = 11-12 and 17-20: the one-row and the two-rows-per-lane kernels each serve some routines and precisions
-        # by default (lu_registers.cuh, multirow_by_default); each forced everywhere it exists (the thread kernels
-        # off, which serve matinv and getrf_nopiv at some of these orders before either).
-        run_one "smallla-check-cuda, one row per lane at n = 11-12, 17-20" "$out/check-one-row.log" \
-            env SMALLLA_CUDA_MULTIROW=0 SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" 11 12 $(seq 17 20)
-        run_one "smallla-check-cuda, two rows per lane wherever they exist (n = 11-12, 17-20)" "$out/check-multirow.log" \
-            env SMALLLA_CUDA_MULTIROW=1 SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" 11 12 $(seq 17 20)
-    fi
 fi
 
 # The large cases (about 10 GB of host and of device memory): matinv's blocked path over more than 2 GiB of
