@@ -11,8 +11,10 @@
 //          smallla-check-cuda --large      instead, the large cases (run_large below: matinv over more than
 //                                          2 GiB of matrices, getrs over 200,000 matrices; ~10 GB of host and
 //                                          device memory), which tests/gpu/run_gpu_suite.sh runs once
+// The ratios' residuals are computed column by column in parallel (OpenMP), in long double.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -91,12 +93,14 @@ template <class C> bool same_bits(const C &a, const C &b) { return std::memcmp(&
 
 // Column-major n x n in long double complex.
 using mat = std::vector<cld>;
+// The larger of best and s, NaN propagating (a NaN column sum must fail a ratio, not vanish from the max).
+inline long double max_nan(long double best, long double s) { return s <= best ? best : s; }
 long double norm1(const mat &a, int n) {
     long double best = 0;
     for (int j = 0; j < n; ++j) {
         long double s = 0;
-        for (int i = 0; i < n; ++i) s += std::abs(a[i + j * n]);
-        best = std::max(best, s);
+        for (int i = 0; i < n; ++i) s += std::abs(a[i + (size_t)j * n]);
+        best = max_nan(best, s);
     }
     return best;
 }
@@ -176,24 +180,92 @@ template <class C> mat extract(const std::vector<C> &buf, long long off, int n, 
 // LAPACK's test ratios, computed in long double; the norms as LAPACK's: xLANGE (moduli) for matrices, xASUM
 // (|Re| + |Im| for complex types) for the columns of xGET02.
 inline long double abs1(const cld &z) { return std::fabs(z.real()) + std::fabs(z.imag()); }
+// The residuals' entries are dot products accumulated in long double over operands held as doubles (exact: the
+// public types are float and double), both contiguous: dense_of copies the left factor by rows and the right one by
+// columns. Real arithmetic when every imaginary part is zero (the real types; the same sums), else complex: w = 1 or
+// 2 doubles per entry.
+struct dense {
+    int n = 0, w = 1;
+    std::vector<double> v;
+    const double *line(int j) const { return v.data() + (size_t)j * n * w; }  // a column (or row) j
+};
+bool real_only(const mat &a) {
+    for (const cld &x : a)
+        if (x.imag() != 0) return false;
+    return true;
+}
+dense dense_of(const mat &a, int n, int w, bool rows) {
+    dense d;
+    d.n = n;
+    d.w = w;
+    d.v.resize((size_t)n * n * w);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const cld x = a[i + (size_t)j * n];
+            double *e = d.v.data() + (rows ? j + (size_t)i * n : i + (size_t)j * n) * w;
+            e[0] = (double)x.real();
+            if (w == 2) e[1] = (double)x.imag();
+        }
+    return d;
+}
+// sum over k < m of x[k] y[k].
+inline cld dot(const double *x, const double *y, int m, int w) {
+    if (w == 1) {
+        long double s0 = 0, s1 = 0;
+        int k = 0;
+        for (; k + 1 < m; k += 2) {
+            s0 += (long double)x[k] * y[k];
+            s1 += (long double)x[k + 1] * y[k + 1];
+        }
+        if (k < m) s0 += (long double)x[k] * y[k];
+        return s0 + s1;
+    }
+    long double re = 0, im = 0;
+    for (int k = 0; k < m; ++k) {
+        const long double xr = x[2 * k], xi = x[2 * k + 1], yr = y[2 * k], yi = y[2 * k + 1];
+        re += xr * yr - xi * yi;
+        im += xr * yi + xi * yr;
+    }
+    return {re, im};
+}
+// ||R||_1 (xLANGE('1'): moduli), NaN propagating, for the n x n residual R whose entry (i, j) entry(i, j) gives;
+// the columns in parallel.
+template <class F> long double residual_norm1(int n, const F &entry) {
+    std::vector<long double> sums(n);
+#pragma omp parallel for schedule(dynamic)
+    for (int j = 0; j < n; ++j) {
+        long double s = 0;
+        for (int i = 0; i < n; ++i) {
+            const cld r = entry(i, j);
+            s += std::sqrt(r.real() * r.real() + r.imag() * r.imag());
+        }
+        sums[j] = s;
+    }
+    long double best = 0;
+    for (long double s : sums) best = max_nan(best, s);
+    return best;
+}
+
 // xGET01: ||P A - L U||_1 / (n ||A||_1 eps) with ipiv 1-based (or nullptr); ||A||_1 = 0: 0 for a zero residual,
-// else 1/eps.
+// else 1/eps. (L U)(i, j) = sum over k <= min(i, j) of L(i, k) U(k, j), L(i, i) = 1.
 long double getrf_ratio(const mat &a, const mat &lu, const int *ipiv, int n, double eps) {
     mat pa = a;
     if (ipiv)
         for (int k = 0; k < n; ++k) {
             const int p = ipiv[k] - 1;
+            if (p < k || p >= n) return std::numeric_limits<long double>::infinity();  // not a partial-pivoting row
             if (p != k)
-                for (int j = 0; j < n; ++j) std::swap(pa[k + j * n], pa[p + j * n]);
+                for (int j = 0; j < n; ++j) std::swap(pa[k + (size_t)j * n], pa[p + (size_t)j * n]);
         }
-    mat r(n * n);
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-            cld s = 0;
-            for (int k = 0; k <= std::min(i, j); ++k) s += (k == i ? cld(1) : lu[i + k * n]) * lu[k + j * n];
-            r[i + j * n] = pa[i + j * n] - s;
-        }
-    const long double an = norm1(a, n), resid = norm1(r, n);
+    const int w = real_only(pa) && real_only(lu) ? 1 : 2;
+    const dense rows = dense_of(lu, n, w, true), cols = dense_of(lu, n, w, false);
+    const long double resid = residual_norm1(n, [&](int i, int j) {
+        const int m = std::min(i, j);
+        cld s = dot(rows.line(i), cols.line(j), m, w);
+        s += i <= j ? lu[i + (size_t)j * n] : lu[i + (size_t)j * n] * lu[j + (size_t)j * n];
+        return pa[i + (size_t)j * n] - s;
+    });
+    const long double an = norm1(a, n);
     if (an <= 0) return resid != 0 ? 1.0L / eps : 0.0L;
     return resid / n / an / eps;
 }
@@ -201,14 +273,12 @@ long double getrf_ratio(const mat &a, const mat &lu, const int *ipiv, int n, dou
 long double inverse_ratio(const mat &a, const mat &c, int n, double eps) {
     const long double an = norm1(a, n), cn = norm1(c, n);
     if (an <= 0 || cn <= 0) return 1.0L / eps;
-    mat r(n * n);
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-            cld s = i == j ? cld(1) : cld(0);
-            for (int k = 0; k < n; ++k) s -= c[i + k * n] * a[k + j * n];
-            r[i + j * n] = s;
-        }
-    return norm1(r, n) * (1.0L / an / cn) / eps / n;
+    const int w = real_only(a) && real_only(c) ? 1 : 2;
+    const dense rows = dense_of(c, n, w, true), cols = dense_of(a, n, w, false);
+    const long double resid = residual_norm1(n, [&](int i, int j) {
+        return cld(i == j ? 1 : 0) - dot(rows.line(i), cols.line(j), n, w);
+    });
+    return resid * (1.0L / an / cn) / eps / n;
 }
 // xGET02: max over the right-hand sides j of ||B_j - op(A) X_j||_1 / (||op(A)||_1 ||X_j||_1 eps), no factor n;
 // ||op(A)||_1 = xLANGE('1') of A for N, xLANGE('I') for T and C; 1/eps when ||op(A)||_1 or some ||X_j||_1 is 0.
@@ -513,15 +583,12 @@ template <class C> void large_matinv(smallla_handle_t hh, smallla_handle_t hc, i
         std::memset(&unwritten, 0xff, sizeof unwritten);
         int bad_info = 0, unwritten_mats = 0, far = 0, bad_ratio = 0, samples = 0;
         long double worst_diff = 0;
+        // Each matrix's distance from the host's inverse and whether C was all written, in parallel; then in order.
+        std::vector<long double> diffs(batch, 0);
+        std::vector<char> written(batch, 1);
+#pragma omp parallel for schedule(dynamic, 16)
         for (int b = 0; b < batch; ++b) {
-            ++checks;
-            if (di[b] != hinfo[b]) {
-                if (++bad_info <= 5)
-                    fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": info " +
-                         std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
-                continue;
-            }
-            if (hinfo[b] != 0) continue;
+            if (di[b] != hinfo[b] || hinfo[b] != 0) continue;
             const C *cb = &c[b * mat], *rb = &href[b * mat];
             long double dn = 0, rn = 0;
             bool all_written = true;
@@ -533,13 +600,25 @@ template <class C> void large_matinv(smallla_handle_t hh, smallla_handle_t hc, i
                     dcol += abs1(to_c(cb[e]) - to_c(rb[e]));
                     rcol += abs1(to_c(rb[e]));
                 }
-                dn = std::max(dn, dcol);
-                rn = std::max(rn, rcol);
+                dn = max_nan(dn, dcol);
+                rn = max_nan(rn, rcol);
             }
-            if (!all_written && ++unwritten_mats <= 5)
+            written[b] = all_written;
+            diffs[b] = rn > 0 ? dn / rn : dn;
+        }
+        for (int b = 0; b < batch; ++b) {
+            ++checks;
+            if (di[b] != hinfo[b]) {
+                if (++bad_info <= 5)
+                    fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": info " +
+                         std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
+                continue;
+            }
+            if (hinfo[b] != 0) continue;
+            if (!written[b] && ++unwritten_mats <= 5)
                 fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": C not all written");
-            const long double diff = rn > 0 ? dn / rn : dn;
-            worst_diff = std::max(worst_diff, diff);
+            const long double diff = diffs[b];
+            worst_diff = max_nan(worst_diff, diff);
             if (!(diff <= std::sqrt(eps)) && ++far <= 5)
                 fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) +
                      ": ||C - C_host||_1 / ||C_host||_1 = " + std::to_string((double)diff) + " > sqrt(eps)");
@@ -612,11 +691,16 @@ template <class C> void large_getrs(smallla_handle_t hh, smallla_handle_t hc, in
         check_gaps(x, b0, n, nrhs, ldb, sb, batch, what);
         int bad = 0;
         long double worst = 0;
+        std::vector<long double> ratios(batch, 0);  // in parallel, then in order
+#pragma omp parallel for schedule(dynamic, 256)
+        for (int b = 0; b < batch; ++b)
+            if (info[b] == 0)
+                ratios[b] = solve_ratio(extract(a0, b * mat, n, n), t, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
         for (int b = 0; b < batch; ++b) {
             ++checks;
             if (info[b] != 0) continue;
-            const long double r = solve_ratio(extract(a0, b * mat, n, n), t, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
-            worst = std::max(worst, r);
+            const long double r = ratios[b];
+            worst = max_nan(worst, r);
             if (!(r < 30) && ++bad <= 5) fail(what + " matrix " + std::to_string(b) + ": ratio " + std::to_string((double)r));
         }
         std::printf("%s: %d ratios >= 30 (largest %.2Lf)\n", what.c_str(), bad, worst);
