@@ -3,10 +3,10 @@
 // same inputs (strided with gaps, pointer arrays, and packed strided batches for n <= 16) and checks:
 // info equal; ipiv equal (except at a near-tie, reported and counted: the one rule of tests/checker/near_tie.h);
 // LAPACK's test ratios below 30, as LAPACK's xGET01, xGET03 and xGET02 define them (ratio functions below);
-// every element outside the matrices untouched. Inputs include
-// random matrices, exact pivot ties, a zero column (info > 0) and NaN. Prints one line per failure and a
-// summary; exit status 0 only when everything passed, 77 when there is no CUDA device (skipped).
-// SMALLLA_CHECK_ALL_DEVICES=1 runs the sweep on every device in turn, in one process.
+// every element outside the matrices untouched. getrf runs with and without pivoting, and getri and getrs from
+// both kinds of factors. Inputs include random matrices, exact pivot ties, a zero column (info > 0) and NaN.
+// Prints one line per failure and a summary; exit status 0 only when everything passed, 77 when there is no CUDA
+// device (skipped). SMALLLA_CHECK_ALL_DEVICES=1 runs the sweep on every device in turn, in one process.
 //   usage: smallla-check-cuda [ORDER...]   the sweep (default orders 1-64, 65, 96, 100, 128, 160, 200)
 //          smallla-check-cuda --large      instead, the large cases (run_large below: matinv over more than
 //                                          2 GiB of matrices, getrs over 200,000 matrices; ~10 GB of host and
@@ -318,10 +318,11 @@ template <class C> bool finite_matrix(const mat &m) {
 }
 
 int form_layout = 0;  // 1 while the packed layout is checked (for the messages)
+int tag_batch = 0;    // the batch of the call checked (for the messages)
 std::string tag(const char *routine, const char *prec, int n, int form, int b) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%s %s n=%d %s%s matrix %d", routine, prec, n, form ? "pointer-array" : "strided",
-                  form_layout ? " packed" : "", b);
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s %s n=%d batch=%d %s%s matrix %d", routine, prec, n, tag_batch,
+                  form ? "pointer-array" : "strided", form_layout ? " packed" : "", b);
     return buf;
 }
 
@@ -339,190 +340,228 @@ void check_gaps(const std::vector<C> &after, const std::vector<C> &before, int r
     if (bad) fail(what + ": " + std::to_string(bad) + " elements outside the matrices were written");
 }
 
-template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<int> &orders) {
+// One matrix's pivots against the host backend's (ref): equal, or first different at a near-tie (tests/checker/
+// near_tie.h's rule on the original matrix, at offset off of buf; reported and counted, not failed: the
+// factorization must still pass the ratio).
+template <class C>
+void check_pivots(const std::string &t, const std::vector<C> &buf, long long off, int n, int ld, const int *ref,
+                  const int *got, double eps) {
+    for (int k = 0; k < n; ++k)
+        if (got[k] != ref[k]) {
+            double gap = 0;
+            const bool tie = near_tie(extract(buf, off, n, ld), n, ref, got, k, eps, &gap);
+            char g[64];
+            std::snprintf(g, sizeof g, "%.2e", gap);
+            const std::string what = t + ": ipiv[" + std::to_string(k) + "] = " + std::to_string(got[k]) +
+                                     " != host " + std::to_string(ref[k]) + " (the candidates' relative gap: " + g;
+            if (tie) {
+                ++near_ties;
+                std::printf("NEAR-TIE %s: accepted, the ratio is checked)\n", what.c_str());
+            } else {
+                fail(what + ", not a near-tie)");
+            }
+            return;
+        }
+}
+
+// One group of matrices of the sweep: order n, batch, matrix b of kind kinds[b % kinds.size()] (make_matrix), the
+// layout (packed: ld = n, no gaps between matrices; else gaps everywhere), and whether getrf with pivoting is all
+// that runs (getrf_only).
+struct sweep_case {
+    int n = 0, batch = 0;
+    std::vector<int> kinds;
+    bool packed = false, getrf_only = false;
+};
+
+// The checks of one group on the CUDA backend against the host backend, in both forms: getrf with and without
+// pivoting (info and pivots as the host's, xGET01's ratio); getri and getrs N/T/C from the CUDA factors, with and
+// without pivots (info as getrf's, xGET03's and xGET02's ratios); matinv out of place and in place (info as the
+// host getrf's, xGET03's ratio); every element outside the matrices untouched. No ratio for a NaN input, none
+// without pivoting but for the diagonally dominant kind, and none of getri, getrs or matinv for a singular matrix.
+template <class C> void run_case(smallla_handle_t hh, smallla_handle_t hc, const sweep_case &sc, std::mt19937 &rng) {
     using A = api<C>;
     const double eps = A::eps();
-    std::mt19937 rng(1234);
-    for (int n : orders) {
-      // Layouts: with gaps (ld = n + 3, gaps between matrices), and for n <= 16 also packed (ld = n, stride n^2,
-      // B n x nrhs per matrix), which takes the kernels' coalesced shared-memory staging paths.
-      for (int packed = 0; packed < (n <= 16 ? 2 : 1); ++packed) {
-        const int kinds = 6, per_kind = n <= 16 ? 24 : 8;
-        const int batch = kinds * per_kind + 1;  // +1: a batch that is not a multiple of matrices per block
-        const int ld = packed ? n : n + 3;
-        const long long stride = packed ? (long long)n * n : (long long)ld * n + 5, sp = packed ? n : n + 2;
-        form_layout = packed;
-        const size_t count = (size_t)stride * batch;
-        std::vector<C> h0(count, from_parts<C>(777.0, -3.0));
-        std::vector<int> kind_of(batch);
-        for (int b = 0; b < batch; ++b) {
-            kind_of[b] = b % kinds;
-            make_matrix(rng, n, kind_of[b], h0.data() + b * stride, ld);
+    const int n = sc.n, batch = sc.batch, packed = sc.packed;
+    const int ld = packed ? n : n + 3;
+    const long long stride = packed ? (long long)n * n : (long long)ld * n + 5, sp = packed ? n : n + 2;
+    form_layout = packed;
+    tag_batch = batch;
+    const size_t count = (size_t)stride * batch;
+    std::vector<C> h0(count, from_parts<C>(777.0, -3.0));
+    std::vector<int> kind_of(batch);
+    for (int b = 0; b < batch; ++b) {
+        kind_of[b] = sc.kinds[b % sc.kinds.size()];
+        make_matrix(rng, n, kind_of[b], h0.data() + b * stride, ld);
+    }
+    // The reference: the host backend's getrf, without [0] and with [1] pivoting (its pivots, and info).
+    std::vector<int> hpiv(sp * batch, -7), hinfo_of[2];
+    for (int pivoting = sc.getrf_only ? 1 : 0; pivoting < 2; ++pivoting) {
+        std::vector<C> lu = h0;
+        hinfo_of[pivoting].assign(batch, -7);
+        if (A::getrf_s(hh, n, lu.data(), ld, stride, pivoting ? hpiv.data() : nullptr, sp, hinfo_of[pivoting].data(),
+                       batch) != SMALLLA_SUCCESS) {
+            fail(std::string("host getrf status ") + smallla_last_error(hh));
+            return;
         }
-        for (int form = 0; form < 2; ++form) {
-            for (int pivoting = 0; pivoting < 2; ++pivoting) {
-                // ---- getrf on both backends
-                std::vector<C> hh_lu = h0;
-                std::vector<int> hpiv(sp * batch, -7), hinfo(batch, -7);
-                int *piv_h = pivoting ? hpiv.data() : nullptr;
-                smallla_status_t st = A::getrf_s(hh, n, hh_lu.data(), ld, stride, piv_h, sp, hinfo.data(), batch);
-                if (st != SMALLLA_SUCCESS) { fail(std::string("host getrf status ") + smallla_last_error(hh)); continue; }
-                device_buf<C> dA(count);
-                dA.put(h0);
-                device_buf<int> dpiv(sp * batch), dinfo(batch);
-                CHECK_CUDA(cudaMemset(dpiv.p, 0xff, sp * batch * sizeof(int)));
-                CHECK_CUDA(cudaMemset(dinfo.p, 0xff, batch * sizeof(int)));
-                int *piv_d = pivoting ? dpiv.p : nullptr;
-                device_buf<C *> dptrs(batch);
-                if (form == 0) {
-                    st = A::getrf_s(hc, n, dA.p, ld, stride, piv_d, sp, dinfo.p, batch);
-                } else {
-                    // pointer array: pivots contiguous, n per matrix
-                    dptrs.put(device_pointer_array(dA.p, stride, batch));
-                    st = A::getrf_p(hc, n, dptrs.p, ld, piv_d, dinfo.p, batch);
-                }
-                if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getrf status ") + smallla_last_error(hc)); continue; }
-                CHECK_CUDA(cudaDeviceSynchronize());
-                const std::vector<C> d_lu = dA.get();
-                const std::vector<int> dp = dpiv.get(), di = dinfo.get();
-                check_gaps(d_lu, h0, n, n, ld, stride, batch, tag(pivoting ? "getrf" : "getrf_nopiv", A::name, n, form, -1));
-                const long long pstride = form == 0 ? sp : n;
-                for (int b = 0; b < batch; ++b) {
-                    const std::string t = tag(pivoting ? "getrf" : "getrf_nopiv", A::name, n, form, b);
-                    ++checks;
-                    if (di[b] != hinfo[b]) fail(t + ": info " + std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
-                    if (pivoting)
-                        for (int k = 0; k < n; ++k)
-                            if (dp[b * pstride + k] != hpiv[b * sp + k]) {
-                                double gap = 0;
-                                const bool tie = near_tie(extract(h0, b * stride, n, ld), n, &hpiv[b * sp],
-                                                          &dp[b * pstride], k, eps, &gap);
-                                char g[64];
-                                std::snprintf(g, sizeof g, "%.2e", gap);
-                                const std::string what = t + ": ipiv[" + std::to_string(k) + "] = " +
-                                                         std::to_string(dp[b * pstride + k]) + " != host " +
-                                                         std::to_string(hpiv[b * sp + k]) +
-                                                         " (the candidates' relative gap: " + g;
-                                if (tie) {
-                                    ++near_ties;
-                                    std::printf("NEAR-TIE %s: accepted, the ratio is checked)\n", what.c_str());
-                                } else {
-                                    fail(what + ", not a near-tie)");
-                                }
-                                break;
-                            }
-                    if (kind_of[b] == 3 || (!pivoting && kind_of[b] != 4)) continue;  // NaN / unstable: no ratio
-                    const mat a = extract(h0, b * stride, n, ld), lu = extract(d_lu, b * stride, n, ld);
-                    const long double r = getrf_ratio(a, lu, pivoting ? &dp[b * pstride] : nullptr, n, eps);
-                    if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
-                }
-                if (!pivoting) continue;
-
-                // ---- getri from the CUDA factors (out of place, C with its own gaps)
-                {
-                    std::vector<C> c0(count, from_parts<C>(-55.0, 1.0));
-                    device_buf<C> dC(count);
-                    dC.put(c0);
-                    device_buf<int> dinfo2(batch);
-                    device_buf<C *> dcp(batch);
-                    if (form == 0) {
-                        st = A::getri_s(hc, n, dA.p, ld, stride, dpiv.p, sp, dC.p, ld, stride, dinfo2.p, batch);
-                    } else {
-                        dcp.put(device_pointer_array(dC.p, stride, batch));
-                        st = A::getri_p(hc, n, (const C *const *)dptrs.p, ld, dpiv.p, dcp.p, ld, dinfo2.p, batch);
-                    }
-                    if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getri status ") + smallla_last_error(hc)); continue; }
-                    CHECK_CUDA(cudaDeviceSynchronize());
-                    const std::vector<C> dc = dC.get();
-                    const std::vector<int> di2 = dinfo2.get();
-                    check_gaps(dc, c0, n, n, ld, stride, batch, tag("getri", A::name, n, form, -1));
-                    for (int b = 0; b < batch; ++b) {
-                        const std::string t = tag("getri", A::name, n, form, b);
-                        ++checks;
-                        if (di2[b] != hinfo[b] && kind_of[b] != 3)
-                            fail(t + ": info " + std::to_string(di2[b]) + " != getrf's " + std::to_string(hinfo[b]));
-                        if (kind_of[b] == 3 || hinfo[b] != 0) continue;
-                        const mat a = extract(h0, b * stride, n, ld), c = extract(dc, b * stride, n, ld);
-                        const long double r = inverse_ratio(a, c, n, eps);
-                        if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
-                    }
-                }
-                // ---- getrs N/T/C with 3 right-hand sides from the CUDA factors
-                for (int trans = 0; trans < 3; ++trans) {
-                    const int nrhs = packed && n % 2 ? 1 : 3, ldb = packed ? n : n + 1;
-                    const long long sb = (long long)ldb * nrhs + (packed ? 0 : 2);
-                    const size_t bcount = (size_t)sb * batch;
-                    std::vector<C> b0(bcount, from_parts<C>(31.0, 0.0));
-                    std::uniform_real_distribution<double> u(-1.0, 1.0);
-                    for (int b = 0; b < batch; ++b)
-                        for (int r = 0; r < nrhs; ++r)
-                            for (int i = 0; i < n; ++i)
-                                b0[b * sb + i + r * ldb] = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
-                    device_buf<C> dB(bcount);
-                    dB.put(b0);
-                    device_buf<C *> dbp(batch);
-                    const smallla_operation_t op = (smallla_operation_t)trans;
-                    if (form == 0) {
-                        st = A::getrs_s(hc, op, n, nrhs, dA.p, ld, stride, dpiv.p, sp, dB.p, ldb, sb, batch);
-                    } else {
-                        dbp.put(device_pointer_array(dB.p, sb, batch));
-                        st = A::getrs_p(hc, op, n, nrhs, (const C *const *)dptrs.p, ld, dpiv.p, dbp.p, ldb, batch);
-                    }
-                    if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getrs status ") + smallla_last_error(hc)); continue; }
-                    CHECK_CUDA(cudaDeviceSynchronize());
-                    const std::vector<C> x = dB.get();
-                    check_gaps(x, b0, n, nrhs, ldb, sb, batch, tag("getrs", A::name, n, form, -1));
-                    for (int b = 0; b < batch; ++b) {
-                        if (kind_of[b] == 3 || hinfo[b] != 0) continue;
-                        const std::string t = tag(trans == 0 ? "getrs N" : trans == 1 ? "getrs T" : "getrs C", A::name, n, form, b);
-                        ++checks;
-                        const mat a = extract(h0, b * stride, n, ld);
-                        const long double ratio = solve_ratio(a, trans, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
-                        if (!(ratio < 30)) fail(t + ": ratio " + std::to_string((double)ratio));
-                    }
-                }
+    }
+    for (int form = 0; form < 2; ++form) {
+        for (int pivoting = sc.getrf_only ? 1 : 0; pivoting < 2; ++pivoting) {
+            const std::vector<int> &hinfo = hinfo_of[pivoting];
+            // ---- getrf
+            device_buf<C> dA(count);
+            dA.put(h0);
+            device_buf<int> dpiv(sp * batch), dinfo(batch);
+            CHECK_CUDA(cudaMemset(dpiv.p, 0xff, sp * batch * sizeof(int)));
+            CHECK_CUDA(cudaMemset(dinfo.p, 0xff, batch * sizeof(int)));
+            int *piv_d = pivoting ? dpiv.p : nullptr;
+            device_buf<C *> dptrs(batch);
+            smallla_status_t st;
+            if (form == 0) {
+                st = A::getrf_s(hc, n, dA.p, ld, stride, piv_d, sp, dinfo.p, batch);
+            } else {
+                // pointer array: pivots contiguous, n per matrix
+                dptrs.put(device_pointer_array(dA.p, stride, batch));
+                st = A::getrf_p(hc, n, dptrs.p, ld, piv_d, dinfo.p, batch);
             }
-            // ---- matinv, out of place and in place
-            for (int inplace = 0; inplace < 2; ++inplace) {
-                std::vector<C> c0(count, from_parts<C>(-66.0, 2.0));
-                device_buf<C> dA(count), dC(count);
-                dA.put(h0);
+            if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getrf status ") + smallla_last_error(hc)); continue; }
+            CHECK_CUDA(cudaDeviceSynchronize());
+            const std::vector<C> d_lu = dA.get();
+            const std::vector<int> dp = dpiv.get(), di = dinfo.get();
+            check_gaps(d_lu, h0, n, n, ld, stride, batch, tag(pivoting ? "getrf" : "getrf_nopiv", A::name, n, form, -1));
+            const long long pstride = form == 0 ? sp : n;
+            // No ratio for NaN, nor (singular or unstable) without pivoting but for the diagonally dominant kind.
+            const auto no_ratio = [&](int b) { return kind_of[b] == 3 || (!pivoting && kind_of[b] != 4); };
+            for (int b = 0; b < batch; ++b) {
+                const std::string t = tag(pivoting ? "getrf" : "getrf_nopiv", A::name, n, form, b);
+                ++checks;
+                if (di[b] != hinfo[b]) fail(t + ": info " + std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
+                if (pivoting) check_pivots(t, h0, b * stride, n, ld, &hpiv[b * sp], &dp[b * pstride], eps);
+                if (no_ratio(b)) continue;
+                const mat a = extract(h0, b * stride, n, ld), lu = extract(d_lu, b * stride, n, ld);
+                const long double r = getrf_ratio(a, lu, pivoting ? &dp[b * pstride] : nullptr, n, eps);
+                if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+            }
+            if (sc.getrf_only) continue;
+            const char *getri_name = pivoting ? "getri" : "getri (ipiv NULL)";
+
+            // ---- getri from the CUDA factors (out of place, C with its own gaps)
+            {
+                std::vector<C> c0(count, from_parts<C>(-55.0, 1.0));
+                device_buf<C> dC(count);
                 dC.put(c0);
-                device_buf<int> dinfo(batch);
-                device_buf<C *> dap(batch), dcp(batch);
-                C *out = inplace ? dA.p : dC.p;
-                smallla_status_t st;
+                device_buf<int> dinfo2(batch);
+                device_buf<C *> dcp(batch);
                 if (form == 0) {
-                    st = A::matinv_s(hc, n, dA.p, ld, stride, out, ld, stride, dinfo.p, batch);
+                    st = A::getri_s(hc, n, dA.p, ld, stride, piv_d, sp, dC.p, ld, stride, dinfo2.p, batch);
                 } else {
-                    dap.put(device_pointer_array(dA.p, stride, batch));
-                    dcp.put(device_pointer_array(out, stride, batch));
-                    st = A::matinv_p(hc, n, (const C *const *)dap.p, ld, inplace ? dap.p : dcp.p, ld, dinfo.p, batch);
+                    dcp.put(device_pointer_array(dC.p, stride, batch));
+                    st = A::getri_p(hc, n, (const C *const *)dptrs.p, ld, piv_d, dcp.p, ld, dinfo2.p, batch);
                 }
-                if (st != SMALLLA_SUCCESS) { fail(std::string("cuda matinv status ") + smallla_last_error(hc)); continue; }
+                if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getri status ") + smallla_last_error(hc)); continue; }
                 CHECK_CUDA(cudaDeviceSynchronize());
-                const std::vector<C> dc = inplace ? dA.get() : dC.get();
-                const std::vector<int> di = dinfo.get();
-                check_gaps(dc, inplace ? h0 : c0, n, n, ld, stride, batch, tag("matinv", A::name, n, form, -1));
-                std::vector<C> hl = h0;
-                std::vector<int> hinfo(batch);
-                std::vector<int> hp(sp * batch);
-                hl = h0;
-                A::getrf_s(hh, n, hl.data(), ld, stride, hp.data(), sp, hinfo.data(), batch);
+                const std::vector<C> dc = dC.get();
+                const std::vector<int> di2 = dinfo2.get();
+                check_gaps(dc, c0, n, n, ld, stride, batch, tag(getri_name, A::name, n, form, -1));
                 for (int b = 0; b < batch; ++b) {
-                    const std::string t = tag(inplace ? "matinv in place" : "matinv", A::name, n, form, b);
+                    const std::string t = tag(getri_name, A::name, n, form, b);
                     ++checks;
-                    if (kind_of[b] != 3 && di[b] != hinfo[b])
-                        fail(t + ": info " + std::to_string(di[b]) + " != host getrf " + std::to_string(hinfo[b]));
-                    if (kind_of[b] == 3 || hinfo[b] != 0) continue;
+                    if (di2[b] != hinfo[b] && kind_of[b] != 3)
+                        fail(t + ": info " + std::to_string(di2[b]) + " != getrf's " + std::to_string(hinfo[b]));
+                    if (no_ratio(b) || hinfo[b] != 0) continue;
                     const mat a = extract(h0, b * stride, n, ld), c = extract(dc, b * stride, n, ld);
                     const long double r = inverse_ratio(a, c, n, eps);
                     if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
                 }
             }
+            // ---- getrs N/T/C with 3 right-hand sides from the CUDA factors
+            for (int trans = 0; trans < 3; ++trans) {
+                const int nrhs = packed && n % 2 ? 1 : 3, ldb = packed ? n : n + 1;
+                const long long sb = (long long)ldb * nrhs + (packed ? 0 : 2);
+                const size_t bcount = (size_t)sb * batch;
+                std::vector<C> b0(bcount, from_parts<C>(31.0, 0.0));
+                std::uniform_real_distribution<double> u(-1.0, 1.0);
+                for (int b = 0; b < batch; ++b)
+                    for (int r = 0; r < nrhs; ++r)
+                        for (int i = 0; i < n; ++i)
+                            b0[b * sb + i + r * ldb] = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+                device_buf<C> dB(bcount);
+                dB.put(b0);
+                device_buf<C *> dbp(batch);
+                const smallla_operation_t op = (smallla_operation_t)trans;
+                if (form == 0) {
+                    st = A::getrs_s(hc, op, n, nrhs, dA.p, ld, stride, piv_d, sp, dB.p, ldb, sb, batch);
+                } else {
+                    dbp.put(device_pointer_array(dB.p, sb, batch));
+                    st = A::getrs_p(hc, op, n, nrhs, (const C *const *)dptrs.p, ld, piv_d, dbp.p, ldb, batch);
+                }
+                if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getrs status ") + smallla_last_error(hc)); continue; }
+                CHECK_CUDA(cudaDeviceSynchronize());
+                const std::vector<C> x = dB.get();
+                const std::string name = std::string("getrs ") + "NTC"[trans] + (pivoting ? "" : " (ipiv NULL)");
+                check_gaps(x, b0, n, nrhs, ldb, sb, batch, tag(name.c_str(), A::name, n, form, -1));
+                for (int b = 0; b < batch; ++b) {
+                    if (no_ratio(b) || hinfo[b] != 0) continue;
+                    const std::string t = tag(name.c_str(), A::name, n, form, b);
+                    ++checks;
+                    const mat a = extract(h0, b * stride, n, ld);
+                    const long double ratio = solve_ratio(a, trans, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
+                    if (!(ratio < 30)) fail(t + ": ratio " + std::to_string((double)ratio));
+                }
+            }
         }
-      }
-        std::printf("%s n=%d done (%d failures so far)\n", A::name, n, failures);
+        if (sc.getrf_only) continue;
+        // ---- matinv, out of place and in place
+        const std::vector<int> &hinfo = hinfo_of[1];
+        for (int inplace = 0; inplace < 2; ++inplace) {
+            std::vector<C> c0(count, from_parts<C>(-66.0, 2.0));
+            device_buf<C> dA(count), dC(count);
+            dA.put(h0);
+            dC.put(c0);
+            device_buf<int> dinfo(batch);
+            device_buf<C *> dap(batch), dcp(batch);
+            C *out = inplace ? dA.p : dC.p;
+            smallla_status_t st;
+            if (form == 0) {
+                st = A::matinv_s(hc, n, dA.p, ld, stride, out, ld, stride, dinfo.p, batch);
+            } else {
+                dap.put(device_pointer_array(dA.p, stride, batch));
+                dcp.put(device_pointer_array(out, stride, batch));
+                st = A::matinv_p(hc, n, (const C *const *)dap.p, ld, inplace ? dap.p : dcp.p, ld, dinfo.p, batch);
+            }
+            if (st != SMALLLA_SUCCESS) { fail(std::string("cuda matinv status ") + smallla_last_error(hc)); continue; }
+            CHECK_CUDA(cudaDeviceSynchronize());
+            const std::vector<C> dc = inplace ? dA.get() : dC.get();
+            const std::vector<int> di = dinfo.get();
+            check_gaps(dc, inplace ? h0 : c0, n, n, ld, stride, batch, tag("matinv", A::name, n, form, -1));
+            for (int b = 0; b < batch; ++b) {
+                const std::string t = tag(inplace ? "matinv in place" : "matinv", A::name, n, form, b);
+                ++checks;
+                if (kind_of[b] != 3 && di[b] != hinfo[b])
+                    fail(t + ": info " + std::to_string(di[b]) + " != host getrf " + std::to_string(hinfo[b]));
+                if (kind_of[b] == 3 || hinfo[b] != 0) continue;
+                const mat a = extract(h0, b * stride, n, ld), c = extract(dc, b * stride, n, ld);
+                const long double r = inverse_ratio(a, c, n, eps);
+                if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+            }
+        }
+    }
+}
+
+// The sweep of one precision: every order of `orders` (batches of 6 kinds; also packed for n <= 16).
+template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<int> &orders) {
+    std::mt19937 rng(1234);
+    for (int n : orders) {
+        // Layouts: with gaps (ld = n + 3, gaps between matrices), and for n <= 16 also packed (ld = n, stride n^2,
+        // B n x nrhs per matrix), which takes the kernels' coalesced shared-memory staging paths.
+        for (int packed = 0; packed < (n <= 16 ? 2 : 1); ++packed) {
+            sweep_case sc;
+            sc.n = n;
+            sc.kinds = {0, 1, 2, 3, 4, 5};
+            sc.batch = (int)sc.kinds.size() * (n <= 16 ? 24 : 8) + 1;  // +1: not a multiple of matrices per block
+            sc.packed = packed;
+            run_case<C>(hh, hc, sc, rng);
+        }
+        std::printf("%s n=%d done (%d failures so far)\n", api<C>::name, n, failures);
         std::fflush(stdout);
     }
 }
