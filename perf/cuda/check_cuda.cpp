@@ -5,9 +5,11 @@
 // LAPACK's test ratios below 30, as LAPACK's xGET01, xGET03 and xGET02 define them (ratio functions below);
 // every element outside the matrices untouched. getrf runs with and without pivoting, and getri and getrs from
 // both kinds of factors. Inputs include random matrices, exact pivot ties, a zero column (info > 0) and NaN.
+// Then NULL entries of the pointer arrays (null_entries below): the matrix skipped on both backends, info = -argno.
 // Prints one line per failure and a summary; exit status 0 only when everything passed, 77 when there is no CUDA
 // device (skipped). SMALLLA_CHECK_ALL_DEVICES=1 runs the sweep on every device in turn, in one process.
-//   usage: smallla-check-cuda [ORDER...]   the sweep (default orders 1-64, 65, 96, 100, 128, 160, 200)
+//   usage: smallla-check-cuda [ORDER...]   the sweep (default orders 1-64, 65, 96, 100, 128, 160, 200; NULL
+//                                          entries at 3, 20, 40, 100, 300 and 520)
 //          smallla-check-cuda --large      instead, the large cases (run_large below: matinv over more than
 //                                          2 GiB of matrices, getrs over 200,000 matrices; ~10 GB of host and
 //                                          device memory), which tests/gpu/run_gpu_suite.sh runs once
@@ -21,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -340,6 +343,18 @@ void check_gaps(const std::vector<C> &after, const std::vector<C> &before, int r
     if (bad) fail(what + ": " + std::to_string(bad) + " elements outside the matrices were written");
 }
 
+// Every element of the rows x cols matrix at offset off must keep its bits (a skipped matrix, an input).
+template <class C>
+void check_untouched(const std::vector<C> &after, const std::vector<C> &before, long long off, int rows, int cols,
+                     int ld, const std::string &what) {
+    long long bad = 0;
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i)
+            if (!same_bits(after[off + i + (long long)j * ld], before[off + i + (long long)j * ld])) ++bad;
+    ++checks;
+    if (bad) fail(what + ": " + std::to_string(bad) + " elements written");
+}
+
 // One matrix's pivots against the host backend's (ref): equal, or first different at a near-tie (tests/checker/
 // near_tie.h's rule on the original matrix, at offset off of buf; reported and counted, not failed: the
 // factorization must still pass the ratio).
@@ -547,8 +562,217 @@ template <class C> void run_case(smallla_handle_t hh, smallla_handle_t hc, const
     }
 }
 
-// The sweep of one precision: every order of `orders` (batches of 6 kinds; also packed for n <= 16).
-template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<int> &orders) {
+// ---- NULL entries of pointer arrays ---------------------------------------------------------------------------
+// include/smallla.h's conventions (tests/test_null_entries.c is the host suite's version): a matrix whose A[b],
+// C[b] or B[b] is NULL is skipped, on both backends: nothing of it is read or written (its pivots keep their
+// poison, its matrices every bit), info[b] = -(the argument number of that pointer array: getrf's A -3, getri's A -3
+// and C -6, matinv's A -3 and C -5; getrs has no info), and the other matrices are processed as usual: info and
+// pivots as the host backend's strided call on the whole batch, LAPACK's ratios below 30. Each call has one NULL
+// entry, A's at the last matrix or C's (B's) at the first; getrf with and without pivoting, getri and getrs from
+// both kinds of factors (the host's), getrs N/T/C, matinv out of place and in place. The same calls run on the
+// host and on the CUDA backend, and both are checked.
+
+// A buffer of one backend: host memory, or device memory holding a copy of the host vector.
+template <class T> struct buffer {
+    std::vector<T> host;
+    std::unique_ptr<device_buf<T>> dev;
+    buffer(const std::vector<T> &v, bool on_device) : host(v) {
+        if (on_device) {
+            dev.reset(new device_buf<T>(v.size()));
+            dev->put(v);
+        }
+    }
+    T *ptr() { return dev ? dev->p : host.data(); }
+    std::vector<T> result() const { return dev ? dev->get() : host; }
+};
+// The pointer array of a buffer's batch, matrix b at stride * b, with entry null_at NULL (-1: none).
+template <class T> buffer<T *> pointers(buffer<T> &m, long long stride, int batch, int null_at, bool on_device) {
+    std::vector<T *> v(batch);
+    for (int b = 0; b < batch; ++b) v[b] = b == null_at ? nullptr : m.ptr() + b * stride;
+    return buffer<T *>(v, on_device);
+}
+
+template <class C> void null_entries(smallla_handle_t hh, smallla_handle_t hc, int n, int batch, std::mt19937 &rng) {
+    using A = api<C>;
+    const double eps = A::eps();
+    const int ld = n + 2, ldc = n + 3, nrhs = 2, ldb = n + 1, poison = -77;
+    const long long sa = (long long)ld * n + 3, sc = (long long)ldc * n + 1, sb = (long long)ldb * nrhs + 2;
+    const int a_null = batch - 1, c_null = 0;  // the NULL entry of A's array, and of C's or B's
+    tag_batch = batch;
+    form_layout = 0;
+    // Inputs [pivoting]: diagonally dominant [0] and random [1] matrices; their host factors and info, the reference.
+    std::vector<C> a0[2], lu[2];
+    std::vector<int> piv((size_t)n * batch), ref_info[2];
+    for (int p = 0; p < 2; ++p) {
+        a0[p].assign(sa * batch, from_parts<C>(777.0, -3.0));
+        for (int b = 0; b < batch; ++b) make_matrix(rng, n, p ? 0 : 4, a0[p].data() + b * sa, ld);
+        lu[p] = a0[p];
+        ref_info[p].assign(batch, -7);
+        if (A::getrf_s(hh, n, lu[p].data(), ld, sa, p ? piv.data() : nullptr, n, ref_info[p].data(), batch) !=
+            SMALLLA_SUCCESS) {
+            fail(std::string("host getrf status ") + smallla_last_error(hh));
+            return;
+        }
+    }
+    std::vector<C> b0(sb * batch, from_parts<C>(31.0, 0.0));
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int b = 0; b < batch; ++b)
+        for (int r = 0; r < nrhs; ++r)
+            for (int i = 0; i < n; ++i) b0[b * sb + i + r * ldb] = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+    const std::vector<C> c0(sc * batch, from_parts<C>(-55.0, 1.0));
+
+    for (int dev = 0; dev < 2; ++dev) {
+        const smallla_handle_t h = dev ? hc : hh;
+        const auto name = [&](const std::string &call, int b) {
+            return std::string(dev ? "cuda " : "host ") + call + " " + A::name + " n=" + std::to_string(n) +
+                   " batch=" + std::to_string(batch) + (b < 0 ? std::string() : " matrix " + std::to_string(b));
+        };
+        const auto ok = [&](smallla_status_t st, const std::string &what) {
+            ++checks;
+            if (st != SMALLLA_SUCCESS) {
+                fail(what + ": status " + std::to_string((int)st) + " " + smallla_last_error(h));
+                return false;
+            }
+            if (dev) CHECK_CUDA(cudaDeviceSynchronize());
+            return true;
+        };
+        const auto expect_info = [&](const std::vector<int> &info, int b, int expected, const std::string &what) {
+            ++checks;
+            if (info[b] != expected)
+                fail(what + ": info " + std::to_string(info[b]) + ", expected " + std::to_string(expected));
+        };
+
+        // ---- getrf, A[a_null] NULL: info -3, its pivots untouched
+        for (int p = 0; p < 2; ++p) {
+            buffer<C> a(a0[p], dev);
+            buffer<int> ip(std::vector<int>((size_t)n * batch, poison), dev), inf(std::vector<int>(batch, poison), dev);
+            auto ap = pointers(a, sa, batch, a_null, dev);
+            const std::string call = std::string(p ? "getrfBatched" : "getrfBatched (no pivoting)") + " A[" +
+                                     std::to_string(a_null) + "] NULL";
+            if (!ok(A::getrf_p(h, n, ap.ptr(), ld, p ? ip.ptr() : nullptr, inf.ptr(), batch), name(call, -1))) continue;
+            const std::vector<C> out = a.result();
+            const std::vector<int> pv = ip.result(), info = inf.result();
+            check_gaps(out, a0[p], n, n, ld, sa, batch, name(call, -1));
+            check_untouched(out, a0[p], a_null * sa, n, n, ld, name(call, a_null) + " (skipped)");
+            for (int b = 0; b < batch; ++b) {
+                const std::string t = name(call, b);
+                if (b == a_null) {
+                    expect_info(info, b, -3, t);
+                    for (int k = 0; k < n && p; ++k)
+                        if (pv[b * n + k] != poison) {
+                            fail(t + ": the skipped matrix's ipiv[" + std::to_string(k) + "] written");
+                            break;
+                        }
+                    continue;
+                }
+                expect_info(info, b, ref_info[p][b], t);
+                if (p) check_pivots(t, a0[p], b * sa, n, ld, &piv[b * n], &pv[b * n], eps);
+                const long double r =
+                    getrf_ratio(extract(a0[p], b * sa, n, ld), extract(out, b * sa, n, ld), p ? &pv[b * n] : nullptr, n, eps);
+                if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+            }
+        }
+
+        // ---- getri from the host factors, with and without pivots: A[a_null] NULL (-3), then C[c_null] NULL (-6)
+        for (int which = 0; which < 2; ++which)
+            for (int p = 1; p >= 0; --p) {
+                const int skipped = which ? c_null : a_null;
+                buffer<C> a(lu[p], dev), c(c0, dev);
+                buffer<int> ip(piv, dev), inf(std::vector<int>(batch, poison), dev);
+                auto ap = pointers(a, sa, batch, which ? -1 : a_null, dev);
+                auto cp = pointers(c, sc, batch, which ? c_null : -1, dev);
+                const std::string call = std::string(p ? "getriBatched" : "getriBatched (ipiv NULL)") +
+                                         (which ? " C[" : " A[") + std::to_string(skipped) + "] NULL";
+                if (!ok(A::getri_p(h, n, (const C *const *)ap.ptr(), ld, p ? ip.ptr() : nullptr, cp.ptr(), ldc, inf.ptr(),
+                                   batch),
+                        name(call, -1)))
+                    continue;
+                const std::vector<C> ain = a.result(), out = c.result();
+                const std::vector<int> info = inf.result();
+                ++checks;
+                if (std::memcmp(ain.data(), lu[p].data(), ain.size() * sizeof(C)) != 0) fail(name(call, -1) + ": A written");
+                check_gaps(out, c0, n, n, ldc, sc, batch, name(call, -1));
+                check_untouched(out, c0, skipped * sc, n, n, ldc, name(call, skipped) + " (skipped): C");
+                for (int b = 0; b < batch; ++b) {
+                    const std::string t = name(call, b);
+                    expect_info(info, b, b == skipped ? (which ? -6 : -3) : ref_info[p][b], t);
+                    if (b == skipped || ref_info[p][b] != 0) continue;
+                    const long double r = inverse_ratio(extract(a0[p], b * sa, n, ld), extract(out, b * sc, n, ldc), n, eps);
+                    if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+                }
+            }
+
+        // ---- matinv: A[a_null] NULL (-3), C[c_null] NULL (-5), in place with A[a_null] NULL (-3)
+        for (int mode = 0; mode < 3; ++mode) {
+            const bool inplace = mode == 2;
+            const int skipped = mode == 1 ? c_null : a_null;
+            buffer<C> a(a0[1], dev), c(c0, dev);
+            buffer<int> inf(std::vector<int>(batch, poison), dev);
+            auto ap = pointers(a, sa, batch, mode == 1 ? -1 : a_null, dev);
+            auto cp = pointers(c, sc, batch, mode == 1 ? c_null : -1, dev);
+            const std::string call = std::string(inplace ? "matinvBatched in place" : "matinvBatched") +
+                                     (mode == 1 ? " C[" : " A[") + std::to_string(skipped) + "] NULL";
+            if (!ok(A::matinv_p(h, n, (const C *const *)ap.ptr(), ld, inplace ? ap.ptr() : cp.ptr(), inplace ? ld : ldc,
+                                inf.ptr(), batch),
+                    name(call, -1)))
+                continue;
+            const std::vector<C> out = inplace ? a.result() : c.result();
+            const std::vector<C> &before = inplace ? a0[1] : c0;
+            const int ldo = inplace ? ld : ldc;
+            const long long so = inplace ? sa : sc;
+            const std::vector<int> info = inf.result();
+            if (!inplace) {
+                ++checks;
+                const std::vector<C> ain = a.result();
+                if (std::memcmp(ain.data(), a0[1].data(), ain.size() * sizeof(C)) != 0) fail(name(call, -1) + ": A written");
+            }
+            check_gaps(out, before, n, n, ldo, so, batch, name(call, -1));
+            check_untouched(out, before, skipped * so, n, n, ldo, name(call, skipped) + " (skipped)");
+            for (int b = 0; b < batch; ++b) {
+                const std::string t = name(call, b);
+                expect_info(info, b, b == skipped ? (mode == 1 ? -5 : -3) : ref_info[1][b], t);
+                if (b == skipped || ref_info[1][b] != 0) continue;
+                const long double r = inverse_ratio(extract(a0[1], b * sa, n, ld), extract(out, b * so, n, ldo), n, eps);
+                if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+            }
+        }
+
+        // ---- getrs from the host factors: A[a_null] NULL, then B[c_null] NULL; N/T/C with pivots, N without
+        for (int which = 0; which < 2; ++which)
+            for (int p = 1; p >= 0; --p)
+                for (int trans = 0; trans < (p ? 3 : 1); ++trans) {
+                    const int skipped = which ? c_null : a_null;
+                    buffer<C> a(lu[p], dev), bb(b0, dev);
+                    buffer<int> ip(piv, dev);
+                    auto ap = pointers(a, sa, batch, which ? -1 : a_null, dev);
+                    auto bp = pointers(bb, sb, batch, which ? c_null : -1, dev);
+                    const std::string call = std::string("getrsBatched ") + "NTC"[trans] + (p ? "" : " (ipiv NULL)") +
+                                             (which ? " B[" : " A[") + std::to_string(skipped) + "] NULL";
+                    if (!ok(A::getrs_p(h, (smallla_operation_t)trans, n, nrhs, (const C *const *)ap.ptr(), ld,
+                                       p ? ip.ptr() : nullptr, bp.ptr(), ldb, batch),
+                            name(call, -1)))
+                        continue;
+                    const std::vector<C> ain = a.result(), x = bb.result();
+                    ++checks;
+                    if (std::memcmp(ain.data(), lu[p].data(), ain.size() * sizeof(C)) != 0) fail(name(call, -1) + ": A written");
+                    check_gaps(x, b0, n, nrhs, ldb, sb, batch, name(call, -1));
+                    check_untouched(x, b0, skipped * sb, n, nrhs, ldb, name(call, skipped) + " (skipped): B");
+                    for (int b = 0; b < batch; ++b) {
+                        if (b == skipped) continue;
+                        ++checks;
+                        const long double r =
+                            solve_ratio(extract(a0[p], b * sa, n, ld), trans, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
+                        if (!(r < 30)) fail(name(call, b) + ": ratio " + std::to_string((double)r));
+                    }
+                }
+    }
+}
+
+// The sweep of one precision: every order of `orders` (batches of 6 kinds; also packed for n <= 16), then the NULL
+// entries at (order, batch) of `nulls`.
+template <class C>
+void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<int> &orders,
+                   const std::vector<std::pair<int, int>> &nulls) {
     std::mt19937 rng(1234);
     for (int n : orders) {
         // Layouts: with gaps (ld = n + 3, gaps between matrices), and for n <= 16 also packed (ld = n, stride n^2,
@@ -562,6 +786,13 @@ template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, 
             run_case<C>(hh, hc, sc, rng);
         }
         std::printf("%s n=%d done (%d failures so far)\n", api<C>::name, n, failures);
+        std::fflush(stdout);
+    }
+    std::mt19937 rng_nulls(99);
+    for (const auto &nb : nulls) {
+        null_entries<C>(hh, hc, nb.first, nb.second, rng_nulls);
+        std::printf("%s NULL entries n=%d batch=%d done (%d failures so far)\n", api<C>::name, nb.first, nb.second,
+                    failures);
         std::fflush(stdout);
     }
 }
@@ -768,9 +999,16 @@ int main(int argc, char **argv) {
     std::vector<int> orders;
     for (int n = 1; n <= 64; ++n) orders.push_back(n);  // every instance of getri by columns (up to 64) too
     for (int n : {65, 96, 100, 128, 160, 200}) orders.push_back(n);
-    if (argc > 1 && !large) {  // optional: a list of orders
+    // NULL entries (order, batch): each route (thread, lane, two warps or columns, blocked, the vendor route at
+    // 257-512 with 2 matrices and the blocked one with 3, the vendor route beyond 512).
+    std::vector<std::pair<int, int>> nulls = {{3, 5}, {20, 5}, {40, 5}, {100, 5}, {300, 2}, {300, 3}, {520, 2}};
+    if (argc > 1 && !large) {  // optional: a list of orders (NULL entries at each, with 5 matrices, 2 beyond 256)
         orders.clear();
-        for (int i = 1; i < argc; ++i) orders.push_back(std::atoi(argv[i]));
+        nulls.clear();
+        for (int i = 1; i < argc; ++i) {
+            orders.push_back(std::atoi(argv[i]));
+            if (orders.back() > 0) nulls.push_back({orders.back(), orders.back() > 256 ? 2 : 5});
+        }
     }
     // SMALLLA_CHECK_ALL_DEVICES=1: the sweep on every device in turn, in one process (what the library keeps per
     // kernel from its first launch must hold on the others).
@@ -790,10 +1028,10 @@ int main(int argc, char **argv) {
         if (large) {
             run_large(hh, hc);
         } else {
-            run_precision<float>(hh, hc, orders);
-            run_precision<double>(hh, hc, orders);
-            run_precision<smallla_complex_float>(hh, hc, orders);
-            run_precision<smallla_complex_double>(hh, hc, orders);
+            run_precision<float>(hh, hc, orders, nulls);
+            run_precision<double>(hh, hc, orders, nulls);
+            run_precision<smallla_complex_float>(hh, hc, orders, nulls);
+            run_precision<smallla_complex_double>(hh, hc, orders, nulls);
         }
         smallla_destroy(hh);
         smallla_destroy(hc);
