@@ -11,12 +11,14 @@
 //   usage: smallla-check-cuda [ORDER...]   the sweep (default orders 1-64, 65, 96, 100, 128, 160, 200; NULL
 //                                          entries at 3, 20, 40, 100, 300 and 520)
 //          smallla-check-cuda --large      instead, the large cases (run_large below: matinv over more than
-//                                          2 GiB of matrices, getrs over 200,000 matrices; ~10 GB of host and
-//                                          device memory), which tests/gpu/run_gpu_suite.sh runs once
+//                                          2 GiB of matrices, getrs over 200,000 matrices, ~10 GB of host and
+//                                          device memory; and orders 300-2100 at batches of 1-3, the vendor
+//                                          route), which tests/gpu/run_gpu_suite.sh runs once
 // The ratios' residuals are computed column by column in parallel (OpenMP), in long double.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -978,13 +980,62 @@ template <class C> void large_getrs(smallla_handle_t hh, smallla_handle_t hc, in
     }
 }
 
+// Large orders at small batches, checked as the sweep checks its orders (run_case): the vendor route (cuSOLVER on
+// each matrix: every routine for n > 512, and for 257-512 at batches of 1-2) and, at n = 300 with 3 matrices, the
+// blocked one. Each entry of kinds_by_batch is one call's matrices, by kind (make_matrix): its size is the batch.
+// The kinds put LAPACK's edge cases at every order, where cuSOLVER might differ from LAPACK: exact pivot ties (in
+// column 0: kind 1; at a later step: kind 5, otherwise random), a zero column (info > 0: kind 2), a NaN entry
+// (kind 3); and the diagonally dominant kind 4, the one without pivoting that gets ratios. The host's time is
+// mostly the ratios (O(n^3) in long double per routine and form: none for NaN, xGET01's only for a zero column).
+template <class C>
+void large_order(smallla_handle_t hh, smallla_handle_t hc, int n, const std::vector<std::vector<int>> &kinds_by_batch,
+                 bool getrf_only = false) {
+    std::mt19937 rng(2024 + n);
+    for (const std::vector<int> &kinds : kinds_by_batch) {
+        const auto t0 = std::chrono::steady_clock::now();
+        sweep_case sc;
+        sc.n = n;
+        sc.batch = (int)kinds.size();
+        sc.kinds = kinds;
+        sc.getrf_only = getrf_only;
+        run_case<C>(hh, hc, sc, rng);
+        std::string k;
+        for (int x : kinds) k += (k.empty() ? "" : ",") + std::to_string(x);
+        std::printf("%s n=%d batch=%d (kinds %s)%s: %.1f s (%d failures so far)\n", api<C>::name, n, sc.batch, k.c_str(),
+                    getrf_only ? " getrf only" : "",
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), failures);
+        std::fflush(stdout);
+    }
+}
+
 void run_large(smallla_handle_t hh, smallla_handle_t hc) {
+    const auto t0 = std::chrono::steady_clock::now();
     // 4608 matrices of 256 x 256 doubles: 2.25 GiB, more than matinv's largest chunk (2 GiB).
     large_matinv<double>(hh, hc, 256, 4608);
     for (int n : {20, 32}) {
         large_getrs<double>(hh, hc, n, 200000);
         large_getrs<smallla_complex_double>(hh, hc, n, 200000);
     }
+    // Orders beyond 256 at batches of 1-3: d and z at 300, 520, 600 and 1100, s at 300, c at 600; d getrf (with
+    // pivoting) at 2100, one matrix. Each order has a NaN, a zero column and ties on the vendor route (300: the NaN
+    // alone, then a zero column and ties in column 0; the blocked route's 3 matrices a later tie, kind 4 and random),
+    // and kind 4 (ratios without pivoting) at 520 and 600. The host's time, estimated: the ratios about 2.0e10 long
+    // double multiply-adds in complex and 2.4e10 in real arithmetic (one core: ~1 minute; 16 cores: a few seconds),
+    // the host backend's getrf ~5 s.
+    const std::vector<std::vector<int>> k300 = {{3}, {2, 1}, {5, 4, 0}}, k520 = {{4}, {2}, {3, 5}},
+                                        k600 = {{4}, {2}, {3, 1}}, k1100 = {{5}, {3, 2}};
+    large_order<double>(hh, hc, 300, k300);
+    large_order<smallla_complex_double>(hh, hc, 300, k300);
+    large_order<float>(hh, hc, 300, k300);
+    large_order<double>(hh, hc, 520, k520);
+    large_order<smallla_complex_double>(hh, hc, 520, k520);
+    large_order<double>(hh, hc, 600, k600);
+    large_order<smallla_complex_double>(hh, hc, 600, k600);
+    large_order<smallla_complex_float>(hh, hc, 600, k600);
+    large_order<double>(hh, hc, 1100, k1100);
+    large_order<smallla_complex_double>(hh, hc, 1100, k1100);
+    large_order<double>(hh, hc, 2100, {{5}}, true);
+    std::printf("--large: %.0f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
 }  // namespace

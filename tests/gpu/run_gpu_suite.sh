@@ -7,8 +7,8 @@
 # PART: all (the default), tests (the programs and the sweeps), sanitizers (memcheck and racecheck only) or
 # large (smallla-check-cuda --large only): the parts for a machine whose commands have a time limit shorter
 # than the whole suite (tests and sanitizers took 4-6 minutes each on an H100 before the suites'
-# *_large_orders lengthened the tests part; large is new: neither yet timed); a run is complete only with
-# every part passing.
+# *_large_orders lengthened the tests part; large is new, estimated at about a minute on a 16-core host: neither
+# yet timed); a run is complete only with every part passing.
 # Exit status 0 only when every program passed and the sanitizers found nothing. This is the GPU suite: a
 # program that reports SKIPPED (status 77: no usable device, or a library built without CUDA) counts as
 # failed, and so does a run in which nothing passed.
@@ -66,10 +66,11 @@ if [ "$part" = all ] || [ "$part" = tests ]; then
 fi
 
 # The large cases (about 10 GB of host and of device memory): matinv's blocked path over more than 2 GiB of
-# matrices (its chunk loop), getrs over 200,000 matrices (its persistent form steps each warp through many).
+# matrices (its chunk loop), getrs over 200,000 matrices (its persistent form steps each warp through many), and
+# orders 300-2100 at batches of 1-3 (the vendor route: cuSOLVER per matrix; zero columns, NaN and exact pivot ties).
 if [ "$part" = all ] || [ "$part" = large ]; then
     if [ -x "$stage/bin/smallla-check-cuda" ]; then
-        run_one "smallla-check-cuda --large (matinv d n = 256 over 2.25 GiB; getrs d, z n = 20, 32 over 200,000)" \
+        run_one "smallla-check-cuda --large (matinv d n = 256 over 2.25 GiB; getrs d, z n = 20, 32 over 200,000; n = 300-2100 at batches of 1-3)" \
             "$out/check-large.log" "$stage/bin/smallla-check-cuda" --large
     else
         note "FAIL    smallla-check-cuda not staged: the large cases NOT run"
