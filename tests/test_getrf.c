@@ -325,7 +325,8 @@ static void getrf_extreme_pivots(void **state) {
     expect_mostly_exact(&t, "extreme pivots");
 }
 
-/* Orders beyond 256 (chk_large_orders): both forms, with and without pivoting, small batches with gaps. */
+/* Orders beyond 256 (chk_large_orders): both forms, with and without pivoting, small batches with gaps; and in
+ * double n = 1100. */
 static void getrf_large_orders(void **state) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
@@ -337,6 +338,13 @@ static void getrf_large_orders(void **state) {
             const int piv = f < 2;
             getrf_case c = {(chk_form)((f + k) % 2), ns[k], f == 0 ? 2 : 1, 3, 5, 2,
                             piv ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, piv, 9000u + 10 * k + f};
+            run_getrf(p, &c, &t);
+        }
+    /* One order beyond 1024, in double only, one matrix (issue 30): strided with pivoting, a pointer array without. */
+    if (p == CHK_D)
+        for (int piv = 1; piv >= 0; --piv) {
+            getrf_case c = {piv ? CHK_STRIDED : CHK_POINTERS, 1100, 1, 3, 5, 2,
+                            piv ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, piv, 9500u + piv};
             run_getrf(p, &c, &t);
         }
 }

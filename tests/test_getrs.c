@@ -180,7 +180,7 @@ static void getrs_nan(void **state) {
 }
 
 /* Orders beyond 256 (chk_large_orders): both forms, trans N, T and C, several right-hand sides, small
- * batches with gaps; and ipiv == NULL. */
+ * batches with gaps; and ipiv == NULL. In double also n = 1100. */
 static void getrs_large_orders(void **state) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
@@ -194,6 +194,16 @@ static void getrs_large_orders(void **state) {
         }
         getrs_case c = {CHK_POINTERS, SMALLLA_OP_N, ns[k], 2, 1, 0, 0, 0, CHK_MT_DIAG_DOMINANT, 0, 950u + k};
         run_getrs(p, &c);
+    }
+    /* One order beyond 1024, in double only, one matrix (issue 30): N strided and T with pointer arrays from LAPACK's
+     * factors, and N with ipiv NULL. */
+    if (p == CHK_D) {
+        const getrs_case cs[] = {
+            {CHK_STRIDED, SMALLLA_OP_N, 1100, 3, 1, 3, 5, 2, CHK_MT_RANDOM, 1, 990u},
+            {CHK_POINTERS, SMALLLA_OP_T, 1100, 2, 1, 1, 0, 0, CHK_MT_RANDOM, 1, 991u},
+            {CHK_POINTERS, SMALLLA_OP_N, 1100, 2, 1, 0, 0, 0, CHK_MT_DIAG_DOMINANT, 0, 992u},
+        };
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; ++i) run_getrs(p, &cs[i]);
     }
 }
 

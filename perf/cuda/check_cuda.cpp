@@ -3,22 +3,29 @@
 // same inputs (strided with gaps, pointer arrays, and packed strided batches for n <= 16) and checks:
 // info equal; ipiv equal (except at a near-tie, reported and counted: the one rule of tests/checker/near_tie.h);
 // LAPACK's test ratios below 30, as LAPACK's xGET01, xGET03 and xGET02 define them (ratio functions below);
-// every element outside the matrices untouched. Inputs include
-// random matrices, exact pivot ties, a zero column (info > 0) and NaN. Prints one line per failure and a
-// summary; exit status 0 only when everything passed, 77 when there is no CUDA device (skipped).
-// SMALLLA_CHECK_ALL_DEVICES=1 runs the sweep on every device in turn, in one process.
-//   usage: smallla-check-cuda [ORDER...]   the sweep (default orders 1-64, 65, 96, 100, 128, 160, 200)
+// every element outside the matrices untouched. getrf runs with and without pivoting, and getri and getrs from
+// both kinds of factors. Inputs include random matrices, exact pivot ties, a zero column (info > 0) and NaN.
+// Then NULL entries of the pointer arrays (null_entries below): the matrix skipped on both backends, info = -argno.
+// Prints one line per failure and a summary; exit status 0 only when everything passed, 77 when there is no CUDA
+// device (skipped). SMALLLA_CHECK_ALL_DEVICES=1 runs the sweep on every device in turn, in one process.
+//   usage: smallla-check-cuda [ORDER...]   the sweep (default orders 1-64, 65, 96, 100, 128, 160, 200; NULL
+//                                          entries at 3, 20, 40, 100, 300 and 520)
 //          smallla-check-cuda --large      instead, the large cases (run_large below: matinv over more than
-//                                          2 GiB of matrices, getrs over 200,000 matrices; ~10 GB of host and
-//                                          device memory), which tests/gpu/run_gpu_suite.sh runs once
+//                                          2 GiB of matrices, getrs over 200,000 matrices, ~10 GB of host and
+//                                          device memory; and orders 300-2100 at batches of 1-3, the vendor
+//                                          route), which tests/gpu/run_gpu_suite.sh runs once
+// The ratios' residuals are computed column by column in parallel (OpenMP), in long double.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -91,12 +98,14 @@ template <class C> bool same_bits(const C &a, const C &b) { return std::memcmp(&
 
 // Column-major n x n in long double complex.
 using mat = std::vector<cld>;
+// The larger of best and s, NaN propagating (a NaN column sum must fail a ratio, not vanish from the max).
+inline long double max_nan(long double best, long double s) { return s <= best ? best : s; }
 long double norm1(const mat &a, int n) {
     long double best = 0;
     for (int j = 0; j < n; ++j) {
         long double s = 0;
-        for (int i = 0; i < n; ++i) s += std::abs(a[i + j * n]);
-        best = std::max(best, s);
+        for (int i = 0; i < n; ++i) s += std::abs(a[i + (size_t)j * n]);
+        best = max_nan(best, s);
     }
     return best;
 }
@@ -176,24 +185,92 @@ template <class C> mat extract(const std::vector<C> &buf, long long off, int n, 
 // LAPACK's test ratios, computed in long double; the norms as LAPACK's: xLANGE (moduli) for matrices, xASUM
 // (|Re| + |Im| for complex types) for the columns of xGET02.
 inline long double abs1(const cld &z) { return std::fabs(z.real()) + std::fabs(z.imag()); }
+// The residuals' entries are dot products accumulated in long double over operands held as doubles (exact: the
+// public types are float and double), both contiguous: dense_of copies the left factor by rows and the right one by
+// columns. Real arithmetic when every imaginary part is zero (the real types; the same sums), else complex: w = 1 or
+// 2 doubles per entry.
+struct dense {
+    int n = 0, w = 1;
+    std::vector<double> v;
+    const double *line(int j) const { return v.data() + (size_t)j * n * w; }  // a column (or row) j
+};
+bool real_only(const mat &a) {
+    for (const cld &x : a)
+        if (x.imag() != 0) return false;
+    return true;
+}
+dense dense_of(const mat &a, int n, int w, bool rows) {
+    dense d;
+    d.n = n;
+    d.w = w;
+    d.v.resize((size_t)n * n * w);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const cld x = a[i + (size_t)j * n];
+            double *e = d.v.data() + (rows ? j + (size_t)i * n : i + (size_t)j * n) * w;
+            e[0] = (double)x.real();
+            if (w == 2) e[1] = (double)x.imag();
+        }
+    return d;
+}
+// sum over k < m of x[k] y[k].
+inline cld dot(const double *x, const double *y, int m, int w) {
+    if (w == 1) {
+        long double s0 = 0, s1 = 0;
+        int k = 0;
+        for (; k + 1 < m; k += 2) {
+            s0 += (long double)x[k] * y[k];
+            s1 += (long double)x[k + 1] * y[k + 1];
+        }
+        if (k < m) s0 += (long double)x[k] * y[k];
+        return s0 + s1;
+    }
+    long double re = 0, im = 0;
+    for (int k = 0; k < m; ++k) {
+        const long double xr = x[2 * k], xi = x[2 * k + 1], yr = y[2 * k], yi = y[2 * k + 1];
+        re += xr * yr - xi * yi;
+        im += xr * yi + xi * yr;
+    }
+    return {re, im};
+}
+// ||R||_1 (xLANGE('1'): moduli), NaN propagating, for the n x n residual R whose entry (i, j) entry(i, j) gives;
+// the columns in parallel.
+template <class F> long double residual_norm1(int n, const F &entry) {
+    std::vector<long double> sums(n);
+#pragma omp parallel for schedule(dynamic)
+    for (int j = 0; j < n; ++j) {
+        long double s = 0;
+        for (int i = 0; i < n; ++i) {
+            const cld r = entry(i, j);
+            s += std::sqrt(r.real() * r.real() + r.imag() * r.imag());
+        }
+        sums[j] = s;
+    }
+    long double best = 0;
+    for (long double s : sums) best = max_nan(best, s);
+    return best;
+}
+
 // xGET01: ||P A - L U||_1 / (n ||A||_1 eps) with ipiv 1-based (or nullptr); ||A||_1 = 0: 0 for a zero residual,
-// else 1/eps.
+// else 1/eps. (L U)(i, j) = sum over k <= min(i, j) of L(i, k) U(k, j), L(i, i) = 1.
 long double getrf_ratio(const mat &a, const mat &lu, const int *ipiv, int n, double eps) {
     mat pa = a;
     if (ipiv)
         for (int k = 0; k < n; ++k) {
             const int p = ipiv[k] - 1;
+            if (p < k || p >= n) return std::numeric_limits<long double>::infinity();  // not a partial-pivoting row
             if (p != k)
-                for (int j = 0; j < n; ++j) std::swap(pa[k + j * n], pa[p + j * n]);
+                for (int j = 0; j < n; ++j) std::swap(pa[k + (size_t)j * n], pa[p + (size_t)j * n]);
         }
-    mat r(n * n);
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-            cld s = 0;
-            for (int k = 0; k <= std::min(i, j); ++k) s += (k == i ? cld(1) : lu[i + k * n]) * lu[k + j * n];
-            r[i + j * n] = pa[i + j * n] - s;
-        }
-    const long double an = norm1(a, n), resid = norm1(r, n);
+    const int w = real_only(pa) && real_only(lu) ? 1 : 2;
+    const dense rows = dense_of(lu, n, w, true), cols = dense_of(lu, n, w, false);
+    const long double resid = residual_norm1(n, [&](int i, int j) {
+        const int m = std::min(i, j);
+        cld s = dot(rows.line(i), cols.line(j), m, w);
+        s += i <= j ? lu[i + (size_t)j * n] : lu[i + (size_t)j * n] * lu[j + (size_t)j * n];
+        return pa[i + (size_t)j * n] - s;
+    });
+    const long double an = norm1(a, n);
     if (an <= 0) return resid != 0 ? 1.0L / eps : 0.0L;
     return resid / n / an / eps;
 }
@@ -201,14 +278,12 @@ long double getrf_ratio(const mat &a, const mat &lu, const int *ipiv, int n, dou
 long double inverse_ratio(const mat &a, const mat &c, int n, double eps) {
     const long double an = norm1(a, n), cn = norm1(c, n);
     if (an <= 0 || cn <= 0) return 1.0L / eps;
-    mat r(n * n);
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-            cld s = i == j ? cld(1) : cld(0);
-            for (int k = 0; k < n; ++k) s -= c[i + k * n] * a[k + j * n];
-            r[i + j * n] = s;
-        }
-    return norm1(r, n) * (1.0L / an / cn) / eps / n;
+    const int w = real_only(a) && real_only(c) ? 1 : 2;
+    const dense rows = dense_of(c, n, w, true), cols = dense_of(a, n, w, false);
+    const long double resid = residual_norm1(n, [&](int i, int j) {
+        return cld(i == j ? 1 : 0) - dot(rows.line(i), cols.line(j), n, w);
+    });
+    return resid * (1.0L / an / cn) / eps / n;
 }
 // xGET02: max over the right-hand sides j of ||B_j - op(A) X_j||_1 / (||op(A)||_1 ||X_j||_1 eps), no factor n;
 // ||op(A)||_1 = xLANGE('1') of A for N, xLANGE('I') for T and C; 1/eps when ||op(A)||_1 or some ||X_j||_1 is 0.
@@ -248,10 +323,11 @@ template <class C> bool finite_matrix(const mat &m) {
 }
 
 int form_layout = 0;  // 1 while the packed layout is checked (for the messages)
+int tag_batch = 0;    // the batch of the call checked (for the messages)
 std::string tag(const char *routine, const char *prec, int n, int form, int b) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%s %s n=%d %s%s matrix %d", routine, prec, n, form ? "pointer-array" : "strided",
-                  form_layout ? " packed" : "", b);
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s %s n=%d batch=%d %s%s matrix %d", routine, prec, n, tag_batch,
+                  form ? "pointer-array" : "strided", form_layout ? " packed" : "", b);
     return buf;
 }
 
@@ -269,190 +345,456 @@ void check_gaps(const std::vector<C> &after, const std::vector<C> &before, int r
     if (bad) fail(what + ": " + std::to_string(bad) + " elements outside the matrices were written");
 }
 
-template <class C> void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<int> &orders) {
+// Every element of the rows x cols matrix at offset off must keep its bits (a skipped matrix, an input).
+template <class C>
+void check_untouched(const std::vector<C> &after, const std::vector<C> &before, long long off, int rows, int cols,
+                     int ld, const std::string &what) {
+    long long bad = 0;
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i)
+            if (!same_bits(after[off + i + (long long)j * ld], before[off + i + (long long)j * ld])) ++bad;
+    ++checks;
+    if (bad) fail(what + ": " + std::to_string(bad) + " elements written");
+}
+
+// One matrix's pivots against the host backend's (ref): equal, or first different at a near-tie (tests/checker/
+// near_tie.h's rule on the original matrix, at offset off of buf; reported and counted, not failed: the
+// factorization must still pass the ratio).
+template <class C>
+void check_pivots(const std::string &t, const std::vector<C> &buf, long long off, int n, int ld, const int *ref,
+                  const int *got, double eps) {
+    for (int k = 0; k < n; ++k)
+        if (got[k] != ref[k]) {
+            double gap = 0;
+            const bool tie = near_tie(extract(buf, off, n, ld), n, ref, got, k, eps, &gap);
+            char g[64];
+            std::snprintf(g, sizeof g, "%.2e", gap);
+            const std::string what = t + ": ipiv[" + std::to_string(k) + "] = " + std::to_string(got[k]) +
+                                     " != host " + std::to_string(ref[k]) + " (the candidates' relative gap: " + g;
+            if (tie) {
+                ++near_ties;
+                std::printf("NEAR-TIE %s: accepted, the ratio is checked)\n", what.c_str());
+            } else {
+                fail(what + ", not a near-tie)");
+            }
+            return;
+        }
+}
+
+// One group of matrices of the sweep: order n, batch, matrix b of kind kinds[b % kinds.size()] (make_matrix), the
+// layout (packed: ld = n, no gaps between matrices; else gaps everywhere), and whether getrf with pivoting is all
+// that runs (getrf_only).
+struct sweep_case {
+    int n = 0, batch = 0;
+    std::vector<int> kinds;
+    bool packed = false, getrf_only = false;
+};
+
+// The checks of one group on the CUDA backend against the host backend, in both forms: getrf with and without
+// pivoting (info and pivots as the host's, xGET01's ratio); getri and getrs N/T/C from the CUDA factors, with and
+// without pivots (info as getrf's, xGET03's and xGET02's ratios); matinv out of place and in place (info as the
+// host getrf's, xGET03's ratio); every element outside the matrices untouched. No ratio for a NaN input, none
+// without pivoting but for the diagonally dominant kind, and none of getri, getrs or matinv for a singular matrix.
+template <class C> void run_case(smallla_handle_t hh, smallla_handle_t hc, const sweep_case &sc, std::mt19937 &rng) {
     using A = api<C>;
     const double eps = A::eps();
-    std::mt19937 rng(1234);
-    for (int n : orders) {
-      // Layouts: with gaps (ld = n + 3, gaps between matrices), and for n <= 16 also packed (ld = n, stride n^2,
-      // B n x nrhs per matrix), which takes the kernels' coalesced shared-memory staging paths.
-      for (int packed = 0; packed < (n <= 16 ? 2 : 1); ++packed) {
-        const int kinds = 6, per_kind = n <= 16 ? 24 : 8;
-        const int batch = kinds * per_kind + 1;  // +1: a batch that is not a multiple of matrices per block
-        const int ld = packed ? n : n + 3;
-        const long long stride = packed ? (long long)n * n : (long long)ld * n + 5, sp = packed ? n : n + 2;
-        form_layout = packed;
-        const size_t count = (size_t)stride * batch;
-        std::vector<C> h0(count, from_parts<C>(777.0, -3.0));
-        std::vector<int> kind_of(batch);
-        for (int b = 0; b < batch; ++b) {
-            kind_of[b] = b % kinds;
-            make_matrix(rng, n, kind_of[b], h0.data() + b * stride, ld);
+    const int n = sc.n, batch = sc.batch, packed = sc.packed;
+    const int ld = packed ? n : n + 3;
+    const long long stride = packed ? (long long)n * n : (long long)ld * n + 5, sp = packed ? n : n + 2;
+    form_layout = packed;
+    tag_batch = batch;
+    const size_t count = (size_t)stride * batch;
+    std::vector<C> h0(count, from_parts<C>(777.0, -3.0));
+    std::vector<int> kind_of(batch);
+    for (int b = 0; b < batch; ++b) {
+        kind_of[b] = sc.kinds[b % sc.kinds.size()];
+        make_matrix(rng, n, kind_of[b], h0.data() + b * stride, ld);
+    }
+    // The reference: the host backend's getrf, without [0] and with [1] pivoting (its pivots, and info).
+    std::vector<int> hpiv(sp * batch, -7), hinfo_of[2];
+    for (int pivoting = sc.getrf_only ? 1 : 0; pivoting < 2; ++pivoting) {
+        std::vector<C> lu = h0;
+        hinfo_of[pivoting].assign(batch, -7);
+        if (A::getrf_s(hh, n, lu.data(), ld, stride, pivoting ? hpiv.data() : nullptr, sp, hinfo_of[pivoting].data(),
+                       batch) != SMALLLA_SUCCESS) {
+            fail(std::string("host getrf status ") + smallla_last_error(hh));
+            return;
         }
-        for (int form = 0; form < 2; ++form) {
-            for (int pivoting = 0; pivoting < 2; ++pivoting) {
-                // ---- getrf on both backends
-                std::vector<C> hh_lu = h0;
-                std::vector<int> hpiv(sp * batch, -7), hinfo(batch, -7);
-                int *piv_h = pivoting ? hpiv.data() : nullptr;
-                smallla_status_t st = A::getrf_s(hh, n, hh_lu.data(), ld, stride, piv_h, sp, hinfo.data(), batch);
-                if (st != SMALLLA_SUCCESS) { fail(std::string("host getrf status ") + smallla_last_error(hh)); continue; }
-                device_buf<C> dA(count);
-                dA.put(h0);
-                device_buf<int> dpiv(sp * batch), dinfo(batch);
-                CHECK_CUDA(cudaMemset(dpiv.p, 0xff, sp * batch * sizeof(int)));
-                CHECK_CUDA(cudaMemset(dinfo.p, 0xff, batch * sizeof(int)));
-                int *piv_d = pivoting ? dpiv.p : nullptr;
-                device_buf<C *> dptrs(batch);
-                if (form == 0) {
-                    st = A::getrf_s(hc, n, dA.p, ld, stride, piv_d, sp, dinfo.p, batch);
-                } else {
-                    // pointer array: pivots contiguous, n per matrix
-                    dptrs.put(device_pointer_array(dA.p, stride, batch));
-                    st = A::getrf_p(hc, n, dptrs.p, ld, piv_d, dinfo.p, batch);
-                }
-                if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getrf status ") + smallla_last_error(hc)); continue; }
-                CHECK_CUDA(cudaDeviceSynchronize());
-                const std::vector<C> d_lu = dA.get();
-                const std::vector<int> dp = dpiv.get(), di = dinfo.get();
-                check_gaps(d_lu, h0, n, n, ld, stride, batch, tag(pivoting ? "getrf" : "getrf_nopiv", A::name, n, form, -1));
-                const long long pstride = form == 0 ? sp : n;
-                for (int b = 0; b < batch; ++b) {
-                    const std::string t = tag(pivoting ? "getrf" : "getrf_nopiv", A::name, n, form, b);
-                    ++checks;
-                    if (di[b] != hinfo[b]) fail(t + ": info " + std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
-                    if (pivoting)
-                        for (int k = 0; k < n; ++k)
-                            if (dp[b * pstride + k] != hpiv[b * sp + k]) {
-                                double gap = 0;
-                                const bool tie = near_tie(extract(h0, b * stride, n, ld), n, &hpiv[b * sp],
-                                                          &dp[b * pstride], k, eps, &gap);
-                                char g[64];
-                                std::snprintf(g, sizeof g, "%.2e", gap);
-                                const std::string what = t + ": ipiv[" + std::to_string(k) + "] = " +
-                                                         std::to_string(dp[b * pstride + k]) + " != host " +
-                                                         std::to_string(hpiv[b * sp + k]) +
-                                                         " (the candidates' relative gap: " + g;
-                                if (tie) {
-                                    ++near_ties;
-                                    std::printf("NEAR-TIE %s: accepted, the ratio is checked)\n", what.c_str());
-                                } else {
-                                    fail(what + ", not a near-tie)");
-                                }
-                                break;
-                            }
-                    if (kind_of[b] == 3 || (!pivoting && kind_of[b] != 4)) continue;  // NaN / unstable: no ratio
-                    const mat a = extract(h0, b * stride, n, ld), lu = extract(d_lu, b * stride, n, ld);
-                    const long double r = getrf_ratio(a, lu, pivoting ? &dp[b * pstride] : nullptr, n, eps);
-                    if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
-                }
-                if (!pivoting) continue;
-
-                // ---- getri from the CUDA factors (out of place, C with its own gaps)
-                {
-                    std::vector<C> c0(count, from_parts<C>(-55.0, 1.0));
-                    device_buf<C> dC(count);
-                    dC.put(c0);
-                    device_buf<int> dinfo2(batch);
-                    device_buf<C *> dcp(batch);
-                    if (form == 0) {
-                        st = A::getri_s(hc, n, dA.p, ld, stride, dpiv.p, sp, dC.p, ld, stride, dinfo2.p, batch);
-                    } else {
-                        dcp.put(device_pointer_array(dC.p, stride, batch));
-                        st = A::getri_p(hc, n, (const C *const *)dptrs.p, ld, dpiv.p, dcp.p, ld, dinfo2.p, batch);
-                    }
-                    if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getri status ") + smallla_last_error(hc)); continue; }
-                    CHECK_CUDA(cudaDeviceSynchronize());
-                    const std::vector<C> dc = dC.get();
-                    const std::vector<int> di2 = dinfo2.get();
-                    check_gaps(dc, c0, n, n, ld, stride, batch, tag("getri", A::name, n, form, -1));
-                    for (int b = 0; b < batch; ++b) {
-                        const std::string t = tag("getri", A::name, n, form, b);
-                        ++checks;
-                        if (di2[b] != hinfo[b] && kind_of[b] != 3)
-                            fail(t + ": info " + std::to_string(di2[b]) + " != getrf's " + std::to_string(hinfo[b]));
-                        if (kind_of[b] == 3 || hinfo[b] != 0) continue;
-                        const mat a = extract(h0, b * stride, n, ld), c = extract(dc, b * stride, n, ld);
-                        const long double r = inverse_ratio(a, c, n, eps);
-                        if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
-                    }
-                }
-                // ---- getrs N/T/C with 3 right-hand sides from the CUDA factors
-                for (int trans = 0; trans < 3; ++trans) {
-                    const int nrhs = packed && n % 2 ? 1 : 3, ldb = packed ? n : n + 1;
-                    const long long sb = (long long)ldb * nrhs + (packed ? 0 : 2);
-                    const size_t bcount = (size_t)sb * batch;
-                    std::vector<C> b0(bcount, from_parts<C>(31.0, 0.0));
-                    std::uniform_real_distribution<double> u(-1.0, 1.0);
-                    for (int b = 0; b < batch; ++b)
-                        for (int r = 0; r < nrhs; ++r)
-                            for (int i = 0; i < n; ++i)
-                                b0[b * sb + i + r * ldb] = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
-                    device_buf<C> dB(bcount);
-                    dB.put(b0);
-                    device_buf<C *> dbp(batch);
-                    const smallla_operation_t op = (smallla_operation_t)trans;
-                    if (form == 0) {
-                        st = A::getrs_s(hc, op, n, nrhs, dA.p, ld, stride, dpiv.p, sp, dB.p, ldb, sb, batch);
-                    } else {
-                        dbp.put(device_pointer_array(dB.p, sb, batch));
-                        st = A::getrs_p(hc, op, n, nrhs, (const C *const *)dptrs.p, ld, dpiv.p, dbp.p, ldb, batch);
-                    }
-                    if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getrs status ") + smallla_last_error(hc)); continue; }
-                    CHECK_CUDA(cudaDeviceSynchronize());
-                    const std::vector<C> x = dB.get();
-                    check_gaps(x, b0, n, nrhs, ldb, sb, batch, tag("getrs", A::name, n, form, -1));
-                    for (int b = 0; b < batch; ++b) {
-                        if (kind_of[b] == 3 || hinfo[b] != 0) continue;
-                        const std::string t = tag(trans == 0 ? "getrs N" : trans == 1 ? "getrs T" : "getrs C", A::name, n, form, b);
-                        ++checks;
-                        const mat a = extract(h0, b * stride, n, ld);
-                        const long double ratio = solve_ratio(a, trans, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
-                        if (!(ratio < 30)) fail(t + ": ratio " + std::to_string((double)ratio));
-                    }
-                }
+    }
+    for (int form = 0; form < 2; ++form) {
+        for (int pivoting = sc.getrf_only ? 1 : 0; pivoting < 2; ++pivoting) {
+            const std::vector<int> &hinfo = hinfo_of[pivoting];
+            // ---- getrf
+            device_buf<C> dA(count);
+            dA.put(h0);
+            device_buf<int> dpiv(sp * batch), dinfo(batch);
+            CHECK_CUDA(cudaMemset(dpiv.p, 0xff, sp * batch * sizeof(int)));
+            CHECK_CUDA(cudaMemset(dinfo.p, 0xff, batch * sizeof(int)));
+            int *piv_d = pivoting ? dpiv.p : nullptr;
+            device_buf<C *> dptrs(batch);
+            smallla_status_t st;
+            if (form == 0) {
+                st = A::getrf_s(hc, n, dA.p, ld, stride, piv_d, sp, dinfo.p, batch);
+            } else {
+                // pointer array: pivots contiguous, n per matrix
+                dptrs.put(device_pointer_array(dA.p, stride, batch));
+                st = A::getrf_p(hc, n, dptrs.p, ld, piv_d, dinfo.p, batch);
             }
-            // ---- matinv, out of place and in place
-            for (int inplace = 0; inplace < 2; ++inplace) {
-                std::vector<C> c0(count, from_parts<C>(-66.0, 2.0));
-                device_buf<C> dA(count), dC(count);
-                dA.put(h0);
+            if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getrf status ") + smallla_last_error(hc)); continue; }
+            CHECK_CUDA(cudaDeviceSynchronize());
+            const std::vector<C> d_lu = dA.get();
+            const std::vector<int> dp = dpiv.get(), di = dinfo.get();
+            check_gaps(d_lu, h0, n, n, ld, stride, batch, tag(pivoting ? "getrf" : "getrf_nopiv", A::name, n, form, -1));
+            const long long pstride = form == 0 ? sp : n;
+            // No ratio for NaN, nor (singular or unstable) without pivoting but for the diagonally dominant kind.
+            const auto no_ratio = [&](int b) { return kind_of[b] == 3 || (!pivoting && kind_of[b] != 4); };
+            for (int b = 0; b < batch; ++b) {
+                const std::string t = tag(pivoting ? "getrf" : "getrf_nopiv", A::name, n, form, b);
+                ++checks;
+                if (di[b] != hinfo[b]) fail(t + ": info " + std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
+                if (pivoting) check_pivots(t, h0, b * stride, n, ld, &hpiv[b * sp], &dp[b * pstride], eps);
+                if (no_ratio(b)) continue;
+                const mat a = extract(h0, b * stride, n, ld), lu = extract(d_lu, b * stride, n, ld);
+                const long double r = getrf_ratio(a, lu, pivoting ? &dp[b * pstride] : nullptr, n, eps);
+                if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+            }
+            if (sc.getrf_only) continue;
+            const char *getri_name = pivoting ? "getri" : "getri (ipiv NULL)";
+
+            // ---- getri from the CUDA factors (out of place, C with its own gaps)
+            {
+                std::vector<C> c0(count, from_parts<C>(-55.0, 1.0));
+                device_buf<C> dC(count);
                 dC.put(c0);
-                device_buf<int> dinfo(batch);
-                device_buf<C *> dap(batch), dcp(batch);
-                C *out = inplace ? dA.p : dC.p;
-                smallla_status_t st;
+                device_buf<int> dinfo2(batch);
+                device_buf<C *> dcp(batch);
                 if (form == 0) {
-                    st = A::matinv_s(hc, n, dA.p, ld, stride, out, ld, stride, dinfo.p, batch);
+                    st = A::getri_s(hc, n, dA.p, ld, stride, piv_d, sp, dC.p, ld, stride, dinfo2.p, batch);
                 } else {
-                    dap.put(device_pointer_array(dA.p, stride, batch));
-                    dcp.put(device_pointer_array(out, stride, batch));
-                    st = A::matinv_p(hc, n, (const C *const *)dap.p, ld, inplace ? dap.p : dcp.p, ld, dinfo.p, batch);
+                    dcp.put(device_pointer_array(dC.p, stride, batch));
+                    st = A::getri_p(hc, n, (const C *const *)dptrs.p, ld, piv_d, dcp.p, ld, dinfo2.p, batch);
                 }
-                if (st != SMALLLA_SUCCESS) { fail(std::string("cuda matinv status ") + smallla_last_error(hc)); continue; }
+                if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getri status ") + smallla_last_error(hc)); continue; }
                 CHECK_CUDA(cudaDeviceSynchronize());
-                const std::vector<C> dc = inplace ? dA.get() : dC.get();
-                const std::vector<int> di = dinfo.get();
-                check_gaps(dc, inplace ? h0 : c0, n, n, ld, stride, batch, tag("matinv", A::name, n, form, -1));
-                std::vector<C> hl = h0;
-                std::vector<int> hinfo(batch);
-                std::vector<int> hp(sp * batch);
-                hl = h0;
-                A::getrf_s(hh, n, hl.data(), ld, stride, hp.data(), sp, hinfo.data(), batch);
+                const std::vector<C> dc = dC.get();
+                const std::vector<int> di2 = dinfo2.get();
+                check_gaps(dc, c0, n, n, ld, stride, batch, tag(getri_name, A::name, n, form, -1));
                 for (int b = 0; b < batch; ++b) {
-                    const std::string t = tag(inplace ? "matinv in place" : "matinv", A::name, n, form, b);
+                    const std::string t = tag(getri_name, A::name, n, form, b);
                     ++checks;
-                    if (kind_of[b] != 3 && di[b] != hinfo[b])
-                        fail(t + ": info " + std::to_string(di[b]) + " != host getrf " + std::to_string(hinfo[b]));
-                    if (kind_of[b] == 3 || hinfo[b] != 0) continue;
+                    if (di2[b] != hinfo[b] && kind_of[b] != 3)
+                        fail(t + ": info " + std::to_string(di2[b]) + " != getrf's " + std::to_string(hinfo[b]));
+                    if (no_ratio(b) || hinfo[b] != 0) continue;
                     const mat a = extract(h0, b * stride, n, ld), c = extract(dc, b * stride, n, ld);
                     const long double r = inverse_ratio(a, c, n, eps);
                     if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
                 }
             }
+            // ---- getrs N/T/C with 3 right-hand sides from the CUDA factors
+            for (int trans = 0; trans < 3; ++trans) {
+                const int nrhs = packed && n % 2 ? 1 : 3, ldb = packed ? n : n + 1;
+                const long long sb = (long long)ldb * nrhs + (packed ? 0 : 2);
+                const size_t bcount = (size_t)sb * batch;
+                std::vector<C> b0(bcount, from_parts<C>(31.0, 0.0));
+                std::uniform_real_distribution<double> u(-1.0, 1.0);
+                for (int b = 0; b < batch; ++b)
+                    for (int r = 0; r < nrhs; ++r)
+                        for (int i = 0; i < n; ++i)
+                            b0[b * sb + i + r * ldb] = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+                device_buf<C> dB(bcount);
+                dB.put(b0);
+                device_buf<C *> dbp(batch);
+                const smallla_operation_t op = (smallla_operation_t)trans;
+                if (form == 0) {
+                    st = A::getrs_s(hc, op, n, nrhs, dA.p, ld, stride, piv_d, sp, dB.p, ldb, sb, batch);
+                } else {
+                    dbp.put(device_pointer_array(dB.p, sb, batch));
+                    st = A::getrs_p(hc, op, n, nrhs, (const C *const *)dptrs.p, ld, piv_d, dbp.p, ldb, batch);
+                }
+                if (st != SMALLLA_SUCCESS) { fail(std::string("cuda getrs status ") + smallla_last_error(hc)); continue; }
+                CHECK_CUDA(cudaDeviceSynchronize());
+                const std::vector<C> x = dB.get();
+                const std::string name = std::string("getrs ") + "NTC"[trans] + (pivoting ? "" : " (ipiv NULL)");
+                check_gaps(x, b0, n, nrhs, ldb, sb, batch, tag(name.c_str(), A::name, n, form, -1));
+                for (int b = 0; b < batch; ++b) {
+                    if (no_ratio(b) || hinfo[b] != 0) continue;
+                    const std::string t = tag(name.c_str(), A::name, n, form, b);
+                    ++checks;
+                    const mat a = extract(h0, b * stride, n, ld);
+                    const long double ratio = solve_ratio(a, trans, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
+                    if (!(ratio < 30)) fail(t + ": ratio " + std::to_string((double)ratio));
+                }
+            }
         }
-      }
-        std::printf("%s n=%d done (%d failures so far)\n", A::name, n, failures);
+        if (sc.getrf_only) continue;
+        // ---- matinv, out of place and in place
+        const std::vector<int> &hinfo = hinfo_of[1];
+        for (int inplace = 0; inplace < 2; ++inplace) {
+            std::vector<C> c0(count, from_parts<C>(-66.0, 2.0));
+            device_buf<C> dA(count), dC(count);
+            dA.put(h0);
+            dC.put(c0);
+            device_buf<int> dinfo(batch);
+            device_buf<C *> dap(batch), dcp(batch);
+            C *out = inplace ? dA.p : dC.p;
+            smallla_status_t st;
+            if (form == 0) {
+                st = A::matinv_s(hc, n, dA.p, ld, stride, out, ld, stride, dinfo.p, batch);
+            } else {
+                dap.put(device_pointer_array(dA.p, stride, batch));
+                dcp.put(device_pointer_array(out, stride, batch));
+                st = A::matinv_p(hc, n, (const C *const *)dap.p, ld, inplace ? dap.p : dcp.p, ld, dinfo.p, batch);
+            }
+            if (st != SMALLLA_SUCCESS) { fail(std::string("cuda matinv status ") + smallla_last_error(hc)); continue; }
+            CHECK_CUDA(cudaDeviceSynchronize());
+            const std::vector<C> dc = inplace ? dA.get() : dC.get();
+            const std::vector<int> di = dinfo.get();
+            check_gaps(dc, inplace ? h0 : c0, n, n, ld, stride, batch, tag("matinv", A::name, n, form, -1));
+            for (int b = 0; b < batch; ++b) {
+                const std::string t = tag(inplace ? "matinv in place" : "matinv", A::name, n, form, b);
+                ++checks;
+                if (kind_of[b] != 3 && di[b] != hinfo[b])
+                    fail(t + ": info " + std::to_string(di[b]) + " != host getrf " + std::to_string(hinfo[b]));
+                if (kind_of[b] == 3 || hinfo[b] != 0) continue;
+                const mat a = extract(h0, b * stride, n, ld), c = extract(dc, b * stride, n, ld);
+                const long double r = inverse_ratio(a, c, n, eps);
+                if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+            }
+        }
+    }
+}
+
+// ---- NULL entries of pointer arrays ---------------------------------------------------------------------------
+// include/smallla.h's conventions (tests/test_null_entries.c is the host suite's version): a matrix whose A[b],
+// C[b] or B[b] is NULL is skipped, on both backends: nothing of it is read or written (its pivots keep their
+// poison, its matrices every bit), info[b] = -(the argument number of that pointer array: getrf's A -3, getri's A -3
+// and C -6, matinv's A -3 and C -5; getrs has no info), and the other matrices are processed as usual: info and
+// pivots as the host backend's strided call on the whole batch, LAPACK's ratios below 30. Each call has one NULL
+// entry, A's at the last matrix or C's (B's) at the first; getrf with and without pivoting, getri and getrs from
+// both kinds of factors (the host's), getrs N/T/C, matinv out of place and in place. The same calls run on the
+// host and on the CUDA backend, and both are checked.
+
+// A buffer of one backend: host memory, or device memory holding a copy of the host vector.
+template <class T> struct buffer {
+    std::vector<T> host;
+    std::unique_ptr<device_buf<T>> dev;
+    buffer(const std::vector<T> &v, bool on_device) : host(v) {
+        if (on_device) {
+            dev.reset(new device_buf<T>(v.size()));
+            dev->put(v);
+        }
+    }
+    T *ptr() { return dev ? dev->p : host.data(); }
+    std::vector<T> result() const { return dev ? dev->get() : host; }
+};
+// The pointer array of a buffer's batch, matrix b at stride * b, with entry null_at NULL (-1: none).
+template <class T> buffer<T *> pointers(buffer<T> &m, long long stride, int batch, int null_at, bool on_device) {
+    std::vector<T *> v(batch);
+    for (int b = 0; b < batch; ++b) v[b] = b == null_at ? nullptr : m.ptr() + b * stride;
+    return buffer<T *>(v, on_device);
+}
+
+template <class C> void null_entries(smallla_handle_t hh, smallla_handle_t hc, int n, int batch, std::mt19937 &rng) {
+    using A = api<C>;
+    const double eps = A::eps();
+    const int ld = n + 2, ldc = n + 3, nrhs = 2, ldb = n + 1, poison = -77;
+    const long long sa = (long long)ld * n + 3, sc = (long long)ldc * n + 1, sb = (long long)ldb * nrhs + 2;
+    const int a_null = batch - 1, c_null = 0;  // the NULL entry of A's array, and of C's or B's
+    tag_batch = batch;
+    form_layout = 0;
+    // Inputs [pivoting]: diagonally dominant [0] and random [1] matrices; their host factors and info, the reference.
+    std::vector<C> a0[2], lu[2];
+    std::vector<int> piv((size_t)n * batch), ref_info[2];
+    for (int p = 0; p < 2; ++p) {
+        a0[p].assign(sa * batch, from_parts<C>(777.0, -3.0));
+        for (int b = 0; b < batch; ++b) make_matrix(rng, n, p ? 0 : 4, a0[p].data() + b * sa, ld);
+        lu[p] = a0[p];
+        ref_info[p].assign(batch, -7);
+        if (A::getrf_s(hh, n, lu[p].data(), ld, sa, p ? piv.data() : nullptr, n, ref_info[p].data(), batch) !=
+            SMALLLA_SUCCESS) {
+            fail(std::string("host getrf status ") + smallla_last_error(hh));
+            return;
+        }
+    }
+    std::vector<C> b0(sb * batch, from_parts<C>(31.0, 0.0));
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int b = 0; b < batch; ++b)
+        for (int r = 0; r < nrhs; ++r)
+            for (int i = 0; i < n; ++i) b0[b * sb + i + r * ldb] = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+    const std::vector<C> c0(sc * batch, from_parts<C>(-55.0, 1.0));
+
+    for (int dev = 0; dev < 2; ++dev) {
+        const smallla_handle_t h = dev ? hc : hh;
+        const auto name = [&](const std::string &call, int b) {
+            return std::string(dev ? "cuda " : "host ") + call + " " + A::name + " n=" + std::to_string(n) +
+                   " batch=" + std::to_string(batch) + (b < 0 ? std::string() : " matrix " + std::to_string(b));
+        };
+        const auto ok = [&](smallla_status_t st, const std::string &what) {
+            ++checks;
+            if (st != SMALLLA_SUCCESS) {
+                fail(what + ": status " + std::to_string((int)st) + " " + smallla_last_error(h));
+                return false;
+            }
+            if (dev) CHECK_CUDA(cudaDeviceSynchronize());
+            return true;
+        };
+        const auto expect_info = [&](const std::vector<int> &info, int b, int expected, const std::string &what) {
+            ++checks;
+            if (info[b] != expected)
+                fail(what + ": info " + std::to_string(info[b]) + ", expected " + std::to_string(expected));
+        };
+
+        // ---- getrf, A[a_null] NULL: info -3, its pivots untouched
+        for (int p = 0; p < 2; ++p) {
+            buffer<C> a(a0[p], dev);
+            buffer<int> ip(std::vector<int>((size_t)n * batch, poison), dev), inf(std::vector<int>(batch, poison), dev);
+            auto ap = pointers(a, sa, batch, a_null, dev);
+            const std::string call = std::string(p ? "getrfBatched" : "getrfBatched (no pivoting)") + " A[" +
+                                     std::to_string(a_null) + "] NULL";
+            if (!ok(A::getrf_p(h, n, ap.ptr(), ld, p ? ip.ptr() : nullptr, inf.ptr(), batch), name(call, -1))) continue;
+            const std::vector<C> out = a.result();
+            const std::vector<int> pv = ip.result(), info = inf.result();
+            check_gaps(out, a0[p], n, n, ld, sa, batch, name(call, -1));
+            check_untouched(out, a0[p], a_null * sa, n, n, ld, name(call, a_null) + " (skipped)");
+            for (int b = 0; b < batch; ++b) {
+                const std::string t = name(call, b);
+                if (b == a_null) {
+                    expect_info(info, b, -3, t);
+                    for (int k = 0; k < n && p; ++k)
+                        if (pv[b * n + k] != poison) {
+                            fail(t + ": the skipped matrix's ipiv[" + std::to_string(k) + "] written");
+                            break;
+                        }
+                    continue;
+                }
+                expect_info(info, b, ref_info[p][b], t);
+                if (p) check_pivots(t, a0[p], b * sa, n, ld, &piv[b * n], &pv[b * n], eps);
+                const long double r =
+                    getrf_ratio(extract(a0[p], b * sa, n, ld), extract(out, b * sa, n, ld), p ? &pv[b * n] : nullptr, n, eps);
+                if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+            }
+        }
+
+        // ---- getri from the host factors, with and without pivots: A[a_null] NULL (-3), then C[c_null] NULL (-6)
+        for (int which = 0; which < 2; ++which)
+            for (int p = 1; p >= 0; --p) {
+                const int skipped = which ? c_null : a_null;
+                buffer<C> a(lu[p], dev), c(c0, dev);
+                buffer<int> ip(piv, dev), inf(std::vector<int>(batch, poison), dev);
+                auto ap = pointers(a, sa, batch, which ? -1 : a_null, dev);
+                auto cp = pointers(c, sc, batch, which ? c_null : -1, dev);
+                const std::string call = std::string(p ? "getriBatched" : "getriBatched (ipiv NULL)") +
+                                         (which ? " C[" : " A[") + std::to_string(skipped) + "] NULL";
+                if (!ok(A::getri_p(h, n, (const C *const *)ap.ptr(), ld, p ? ip.ptr() : nullptr, cp.ptr(), ldc, inf.ptr(),
+                                   batch),
+                        name(call, -1)))
+                    continue;
+                const std::vector<C> ain = a.result(), out = c.result();
+                const std::vector<int> info = inf.result();
+                ++checks;
+                if (std::memcmp(ain.data(), lu[p].data(), ain.size() * sizeof(C)) != 0) fail(name(call, -1) + ": A written");
+                check_gaps(out, c0, n, n, ldc, sc, batch, name(call, -1));
+                check_untouched(out, c0, skipped * sc, n, n, ldc, name(call, skipped) + " (skipped): C");
+                for (int b = 0; b < batch; ++b) {
+                    const std::string t = name(call, b);
+                    expect_info(info, b, b == skipped ? (which ? -6 : -3) : ref_info[p][b], t);
+                    if (b == skipped || ref_info[p][b] != 0) continue;
+                    const long double r = inverse_ratio(extract(a0[p], b * sa, n, ld), extract(out, b * sc, n, ldc), n, eps);
+                    if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+                }
+            }
+
+        // ---- matinv: A[a_null] NULL (-3), C[c_null] NULL (-5), in place with A[a_null] NULL (-3)
+        for (int mode = 0; mode < 3; ++mode) {
+            const bool inplace = mode == 2;
+            const int skipped = mode == 1 ? c_null : a_null;
+            buffer<C> a(a0[1], dev), c(c0, dev);
+            buffer<int> inf(std::vector<int>(batch, poison), dev);
+            auto ap = pointers(a, sa, batch, mode == 1 ? -1 : a_null, dev);
+            auto cp = pointers(c, sc, batch, mode == 1 ? c_null : -1, dev);
+            const std::string call = std::string(inplace ? "matinvBatched in place" : "matinvBatched") +
+                                     (mode == 1 ? " C[" : " A[") + std::to_string(skipped) + "] NULL";
+            if (!ok(A::matinv_p(h, n, (const C *const *)ap.ptr(), ld, inplace ? ap.ptr() : cp.ptr(), inplace ? ld : ldc,
+                                inf.ptr(), batch),
+                    name(call, -1)))
+                continue;
+            const std::vector<C> out = inplace ? a.result() : c.result();
+            const std::vector<C> &before = inplace ? a0[1] : c0;
+            const int ldo = inplace ? ld : ldc;
+            const long long so = inplace ? sa : sc;
+            const std::vector<int> info = inf.result();
+            if (!inplace) {
+                ++checks;
+                const std::vector<C> ain = a.result();
+                if (std::memcmp(ain.data(), a0[1].data(), ain.size() * sizeof(C)) != 0) fail(name(call, -1) + ": A written");
+            }
+            check_gaps(out, before, n, n, ldo, so, batch, name(call, -1));
+            check_untouched(out, before, skipped * so, n, n, ldo, name(call, skipped) + " (skipped)");
+            for (int b = 0; b < batch; ++b) {
+                const std::string t = name(call, b);
+                expect_info(info, b, b == skipped ? (mode == 1 ? -5 : -3) : ref_info[1][b], t);
+                if (b == skipped || ref_info[1][b] != 0) continue;
+                const long double r = inverse_ratio(extract(a0[1], b * sa, n, ld), extract(out, b * so, n, ldo), n, eps);
+                if (!(r < 30)) fail(t + ": ratio " + std::to_string((double)r));
+            }
+        }
+
+        // ---- getrs from the host factors: A[a_null] NULL, then B[c_null] NULL; N/T/C with pivots, N without
+        for (int which = 0; which < 2; ++which)
+            for (int p = 1; p >= 0; --p)
+                for (int trans = 0; trans < (p ? 3 : 1); ++trans) {
+                    const int skipped = which ? c_null : a_null;
+                    buffer<C> a(lu[p], dev), bb(b0, dev);
+                    buffer<int> ip(piv, dev);
+                    auto ap = pointers(a, sa, batch, which ? -1 : a_null, dev);
+                    auto bp = pointers(bb, sb, batch, which ? c_null : -1, dev);
+                    const std::string call = std::string("getrsBatched ") + "NTC"[trans] + (p ? "" : " (ipiv NULL)") +
+                                             (which ? " B[" : " A[") + std::to_string(skipped) + "] NULL";
+                    if (!ok(A::getrs_p(h, (smallla_operation_t)trans, n, nrhs, (const C *const *)ap.ptr(), ld,
+                                       p ? ip.ptr() : nullptr, bp.ptr(), ldb, batch),
+                            name(call, -1)))
+                        continue;
+                    const std::vector<C> ain = a.result(), x = bb.result();
+                    ++checks;
+                    if (std::memcmp(ain.data(), lu[p].data(), ain.size() * sizeof(C)) != 0) fail(name(call, -1) + ": A written");
+                    check_gaps(x, b0, n, nrhs, ldb, sb, batch, name(call, -1));
+                    check_untouched(x, b0, skipped * sb, n, nrhs, ldb, name(call, skipped) + " (skipped): B");
+                    for (int b = 0; b < batch; ++b) {
+                        if (b == skipped) continue;
+                        ++checks;
+                        const long double r =
+                            solve_ratio(extract(a0[p], b * sa, n, ld), trans, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
+                        if (!(r < 30)) fail(name(call, b) + ": ratio " + std::to_string((double)r));
+                    }
+                }
+    }
+}
+
+// The sweep of one precision: every order of `orders` (batches of 6 kinds; also packed for n <= 16), then the NULL
+// entries at (order, batch) of `nulls`.
+template <class C>
+void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<int> &orders,
+                   const std::vector<std::pair<int, int>> &nulls) {
+    std::mt19937 rng(1234);
+    for (int n : orders) {
+        // Layouts: with gaps (ld = n + 3, gaps between matrices), and for n <= 16 also packed (ld = n, stride n^2,
+        // B n x nrhs per matrix), which takes the kernels' coalesced shared-memory staging paths.
+        for (int packed = 0; packed < (n <= 16 ? 2 : 1); ++packed) {
+            sweep_case sc;
+            sc.n = n;
+            sc.kinds = {0, 1, 2, 3, 4, 5};
+            sc.batch = (int)sc.kinds.size() * (n <= 16 ? 24 : 8) + 1;  // +1: not a multiple of matrices per block
+            sc.packed = packed;
+            run_case<C>(hh, hc, sc, rng);
+        }
+        std::printf("%s n=%d done (%d failures so far)\n", api<C>::name, n, failures);
+        std::fflush(stdout);
+    }
+    std::mt19937 rng_nulls(99);
+    for (const auto &nb : nulls) {
+        null_entries<C>(hh, hc, nb.first, nb.second, rng_nulls);
+        std::printf("%s NULL entries n=%d batch=%d done (%d failures so far)\n", api<C>::name, nb.first, nb.second,
+                    failures);
         std::fflush(stdout);
     }
 }
@@ -513,15 +855,12 @@ template <class C> void large_matinv(smallla_handle_t hh, smallla_handle_t hc, i
         std::memset(&unwritten, 0xff, sizeof unwritten);
         int bad_info = 0, unwritten_mats = 0, far = 0, bad_ratio = 0, samples = 0;
         long double worst_diff = 0;
+        // Each matrix's distance from the host's inverse and whether C was all written, in parallel; then in order.
+        std::vector<long double> diffs(batch, 0);
+        std::vector<char> written(batch, 1);
+#pragma omp parallel for schedule(dynamic, 16)
         for (int b = 0; b < batch; ++b) {
-            ++checks;
-            if (di[b] != hinfo[b]) {
-                if (++bad_info <= 5)
-                    fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": info " +
-                         std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
-                continue;
-            }
-            if (hinfo[b] != 0) continue;
+            if (di[b] != hinfo[b] || hinfo[b] != 0) continue;
             const C *cb = &c[b * mat], *rb = &href[b * mat];
             long double dn = 0, rn = 0;
             bool all_written = true;
@@ -533,13 +872,25 @@ template <class C> void large_matinv(smallla_handle_t hh, smallla_handle_t hc, i
                     dcol += abs1(to_c(cb[e]) - to_c(rb[e]));
                     rcol += abs1(to_c(rb[e]));
                 }
-                dn = std::max(dn, dcol);
-                rn = std::max(rn, rcol);
+                dn = max_nan(dn, dcol);
+                rn = max_nan(rn, rcol);
             }
-            if (!all_written && ++unwritten_mats <= 5)
+            written[b] = all_written;
+            diffs[b] = rn > 0 ? dn / rn : dn;
+        }
+        for (int b = 0; b < batch; ++b) {
+            ++checks;
+            if (di[b] != hinfo[b]) {
+                if (++bad_info <= 5)
+                    fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": info " +
+                         std::to_string(di[b]) + " != host " + std::to_string(hinfo[b]));
+                continue;
+            }
+            if (hinfo[b] != 0) continue;
+            if (!written[b] && ++unwritten_mats <= 5)
                 fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) + ": C not all written");
-            const long double diff = rn > 0 ? dn / rn : dn;
-            worst_diff = std::max(worst_diff, diff);
+            const long double diff = diffs[b];
+            worst_diff = max_nan(worst_diff, diff);
             if (!(diff <= std::sqrt(eps)) && ++far <= 5)
                 fail(std::string("matinv ") + A::name + " (" + how + ") matrix " + std::to_string(b) +
                      ": ||C - C_host||_1 / ||C_host||_1 = " + std::to_string((double)diff) + " > sqrt(eps)");
@@ -612,11 +963,16 @@ template <class C> void large_getrs(smallla_handle_t hh, smallla_handle_t hc, in
         check_gaps(x, b0, n, nrhs, ldb, sb, batch, what);
         int bad = 0;
         long double worst = 0;
+        std::vector<long double> ratios(batch, 0);  // in parallel, then in order
+#pragma omp parallel for schedule(dynamic, 256)
+        for (int b = 0; b < batch; ++b)
+            if (info[b] == 0)
+                ratios[b] = solve_ratio(extract(a0, b * mat, n, n), t, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
         for (int b = 0; b < batch; ++b) {
             ++checks;
             if (info[b] != 0) continue;
-            const long double r = solve_ratio(extract(a0, b * mat, n, n), t, n, nrhs, &b0[b * sb], &x[b * sb], ldb, eps);
-            worst = std::max(worst, r);
+            const long double r = ratios[b];
+            worst = max_nan(worst, r);
             if (!(r < 30) && ++bad <= 5) fail(what + " matrix " + std::to_string(b) + ": ratio " + std::to_string((double)r));
         }
         std::printf("%s: %d ratios >= 30 (largest %.2Lf)\n", what.c_str(), bad, worst);
@@ -624,13 +980,62 @@ template <class C> void large_getrs(smallla_handle_t hh, smallla_handle_t hc, in
     }
 }
 
+// Large orders at small batches, checked as the sweep checks its orders (run_case): the vendor route (cuSOLVER on
+// each matrix: every routine for n > 512, and for 257-512 at batches of 1-2) and, at n = 300 with 3 matrices, the
+// blocked one. Each entry of kinds_by_batch is one call's matrices, by kind (make_matrix): its size is the batch.
+// The kinds put LAPACK's edge cases at every order, where cuSOLVER might differ from LAPACK: exact pivot ties (in
+// column 0: kind 1; at a later step: kind 5, otherwise random), a zero column (info > 0: kind 2), a NaN entry
+// (kind 3); and the diagonally dominant kind 4, the one without pivoting that gets ratios. The host's time is
+// mostly the ratios (O(n^3) in long double per routine and form: none for NaN, xGET01's only for a zero column).
+template <class C>
+void large_order(smallla_handle_t hh, smallla_handle_t hc, int n, const std::vector<std::vector<int>> &kinds_by_batch,
+                 bool getrf_only = false) {
+    std::mt19937 rng(2024 + n);
+    for (const std::vector<int> &kinds : kinds_by_batch) {
+        const auto t0 = std::chrono::steady_clock::now();
+        sweep_case sc;
+        sc.n = n;
+        sc.batch = (int)kinds.size();
+        sc.kinds = kinds;
+        sc.getrf_only = getrf_only;
+        run_case<C>(hh, hc, sc, rng);
+        std::string k;
+        for (int x : kinds) k += (k.empty() ? "" : ",") + std::to_string(x);
+        std::printf("%s n=%d batch=%d (kinds %s)%s: %.1f s (%d failures so far)\n", api<C>::name, n, sc.batch, k.c_str(),
+                    getrf_only ? " getrf only" : "",
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), failures);
+        std::fflush(stdout);
+    }
+}
+
 void run_large(smallla_handle_t hh, smallla_handle_t hc) {
+    const auto t0 = std::chrono::steady_clock::now();
     // 4608 matrices of 256 x 256 doubles: 2.25 GiB, more than matinv's largest chunk (2 GiB).
     large_matinv<double>(hh, hc, 256, 4608);
     for (int n : {20, 32}) {
         large_getrs<double>(hh, hc, n, 200000);
         large_getrs<smallla_complex_double>(hh, hc, n, 200000);
     }
+    // Orders beyond 256 at batches of 1-3: d and z at 300, 520, 600 and 1100, s at 300, c at 600; d getrf (with
+    // pivoting) at 2100, one matrix. Each order has a NaN, a zero column and ties on the vendor route (300: the NaN
+    // alone, then a zero column and ties in column 0; the blocked route's 3 matrices a later tie, kind 4 and random),
+    // and kind 4 (ratios without pivoting) at 520 and 600. The host's time, estimated: the ratios about 2.0e10 long
+    // double multiply-adds in complex and 2.4e10 in real arithmetic (one core: ~1 minute; 16 cores: a few seconds),
+    // the host backend's getrf ~5 s.
+    const std::vector<std::vector<int>> k300 = {{3}, {2, 1}, {5, 4, 0}}, k520 = {{4}, {2}, {3, 5}},
+                                        k600 = {{4}, {2}, {3, 1}}, k1100 = {{5}, {3, 2}};
+    large_order<double>(hh, hc, 300, k300);
+    large_order<smallla_complex_double>(hh, hc, 300, k300);
+    large_order<float>(hh, hc, 300, k300);
+    large_order<double>(hh, hc, 520, k520);
+    large_order<smallla_complex_double>(hh, hc, 520, k520);
+    large_order<double>(hh, hc, 600, k600);
+    large_order<smallla_complex_double>(hh, hc, 600, k600);
+    large_order<smallla_complex_float>(hh, hc, 600, k600);
+    large_order<double>(hh, hc, 1100, k1100);
+    large_order<smallla_complex_double>(hh, hc, 1100, k1100);
+    large_order<double>(hh, hc, 2100, {{5}}, true);
+    std::printf("--large: %.0f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
 }  // namespace
@@ -645,9 +1050,16 @@ int main(int argc, char **argv) {
     std::vector<int> orders;
     for (int n = 1; n <= 64; ++n) orders.push_back(n);  // every instance of getri by columns (up to 64) too
     for (int n : {65, 96, 100, 128, 160, 200}) orders.push_back(n);
-    if (argc > 1 && !large) {  // optional: a list of orders
+    // NULL entries (order, batch): each route (thread, lane, two warps or columns, blocked, the vendor route at
+    // 257-512 with 2 matrices and the blocked one with 3, the vendor route beyond 512).
+    std::vector<std::pair<int, int>> nulls = {{3, 5}, {20, 5}, {40, 5}, {100, 5}, {300, 2}, {300, 3}, {520, 2}};
+    if (argc > 1 && !large) {  // optional: a list of orders (NULL entries at each, with 5 matrices, 2 beyond 256)
         orders.clear();
-        for (int i = 1; i < argc; ++i) orders.push_back(std::atoi(argv[i]));
+        nulls.clear();
+        for (int i = 1; i < argc; ++i) {
+            orders.push_back(std::atoi(argv[i]));
+            if (orders.back() > 0) nulls.push_back({orders.back(), orders.back() > 256 ? 2 : 5});
+        }
     }
     // SMALLLA_CHECK_ALL_DEVICES=1: the sweep on every device in turn, in one process (what the library keeps per
     // kernel from its first launch must hold on the others).
@@ -667,10 +1079,10 @@ int main(int argc, char **argv) {
         if (large) {
             run_large(hh, hc);
         } else {
-            run_precision<float>(hh, hc, orders);
-            run_precision<double>(hh, hc, orders);
-            run_precision<smallla_complex_float>(hh, hc, orders);
-            run_precision<smallla_complex_double>(hh, hc, orders);
+            run_precision<float>(hh, hc, orders, nulls);
+            run_precision<double>(hh, hc, orders, nulls);
+            run_precision<smallla_complex_float>(hh, hc, orders, nulls);
+            run_precision<smallla_complex_double>(hh, hc, orders, nulls);
         }
         smallla_destroy(hh);
         smallla_destroy(hc);

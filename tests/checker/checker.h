@@ -82,10 +82,10 @@ int chk_same_bits(chk_prec p, const void *a, long long ia, const void *b, long l
 double chk_abs1(chk_prec p, const void *base, long long idx);
 
 /**
- * The orders of the suites' *_large_orders tests, beyond 256 (the blocked panel with two rows per thread at
- * 257-512 and the one-block kernels above 512 on the CUDA backend): 300 and 600 in double and double complex,
- * 300 in single, 600 in single complex (a few small batches each, to keep the host run short). Returns the
- * count; *orders receives the list.
+ * The orders of the suites' *_large_orders tests, beyond 256: 300 and 600 in double and double complex, 300 in
+ * single, 600 in single complex (a few small batches each, to keep the host run short; on the CUDA backend, at
+ * these batches of 1-2, the vendor route serves them: cuSOLVER per matrix). getrf and getrs also test n = 1100 in
+ * double. Returns the count; *orders receives the list.
  */
 int chk_large_orders(chk_prec p, const int **orders);
 

@@ -7,8 +7,8 @@
 # PART: all (the default), tests (the programs and the sweeps), sanitizers (memcheck and racecheck only) or
 # large (smallla-check-cuda --large only): the parts for a machine whose commands have a time limit shorter
 # than the whole suite (tests and sanitizers took 4-6 minutes each on an H100 before the suites'
-# *_large_orders lengthened the tests part; large is new: neither yet timed); a run is complete only with
-# every part passing.
+# *_large_orders lengthened the tests part; large is new, estimated at about a minute on a 16-core host: neither
+# yet timed); a run is complete only with every part passing.
 # Exit status 0 only when every program passed and the sanitizers found nothing. This is the GPU suite: a
 # program that reports SKIPPED (status 77: no usable device, or a library built without CUDA) counts as
 # failed, and so does a run in which nothing passed.
@@ -50,7 +50,10 @@ run_one() {  # name log command...
 }
 
 export OPENBLAS_NUM_THREADS=1 CMOCKA_MESSAGE_OUTPUT=STDOUT
-# The programs, then the sweeps (the tests half).
+# The programs, smallla-check-cuda's default sweep among them (the tests half). No sweep forces a kernel family any
+# more: the knobs that did (SMALLLA_CUDA_THREAD_MAX_N, SMALLLA_CUDA_MULTIROW) were removed, and a kernel instance is
+# compiled only where the routing table (kernels/cuda/routing/) routes to it, so the default orders (every n up to
+# 64) reach each small-order instance that the build has.
 if [ "$part" = all ] || [ "$part" = tests ]; then
     for t in "$stage"/bin/*; do
         name=$(basename "$t")
@@ -60,29 +63,14 @@ if [ "$part" = all ] || [ "$part" = tests ]; then
             *) run_one "$name" "$out/$name.log" "$t" ;;
         esac
     done
-
-    # The orders where a routine's crossover leaves one of the two small-order kernel families unused by default
-    # (lu_thread.cuh, thread_preferred_max_order): the sweep again with each family forced.
-    if [ -x "$stage/bin/smallla-check-cuda" ]; then
-        run_one "smallla-check-cuda, lane-per-row kernels only (n <= 16)" "$out/check-lane-per-row.log" \
-            env SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" $(seq 1 16)
-        run_one "smallla-check-cuda, thread-per-matrix kernels wherever they exist (n <= 14)" "$out/check-thread.log" \
-            env SMALLLA_CUDA_THREAD_MAX_N=14 "$stage/bin/smallla-check-cuda" $(seq 1 14)
-        # n = 11-12 and 17-20: the one-row and the two-rows-per-lane kernels each serve some routines and precisions
-        # by default (lu_registers.cuh, multirow_by_default); each forced everywhere it exists (the thread kernels
-        # off, which serve matinv and getrf_nopiv at some of these orders before either).
-        run_one "smallla-check-cuda, one row per lane at n = 11-12, 17-20" "$out/check-one-row.log" \
-            env SMALLLA_CUDA_MULTIROW=0 SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" 11 12 $(seq 17 20)
-        run_one "smallla-check-cuda, two rows per lane wherever they exist (n = 11-12, 17-20)" "$out/check-multirow.log" \
-            env SMALLLA_CUDA_MULTIROW=1 SMALLLA_CUDA_THREAD_MAX_N=0 "$stage/bin/smallla-check-cuda" 11 12 $(seq 17 20)
-    fi
 fi
 
 # The large cases (about 10 GB of host and of device memory): matinv's blocked path over more than 2 GiB of
-# matrices (its chunk loop), getrs over 200,000 matrices (its persistent form steps each warp through many).
+# matrices (its chunk loop), getrs over 200,000 matrices (its persistent form steps each warp through many), and
+# orders 300-2100 at batches of 1-3 (the vendor route: cuSOLVER per matrix; zero columns, NaN and exact pivot ties).
 if [ "$part" = all ] || [ "$part" = large ]; then
     if [ -x "$stage/bin/smallla-check-cuda" ]; then
-        run_one "smallla-check-cuda --large (matinv d n = 256 over 2.25 GiB; getrs d, z n = 20, 32 over 200,000)" \
+        run_one "smallla-check-cuda --large (matinv d n = 256 over 2.25 GiB; getrs d, z n = 20, 32 over 200,000; n = 300-2100 at batches of 1-3)" \
             "$out/check-large.log" "$stage/bin/smallla-check-cuda" --large
     else
         note "FAIL    smallla-check-cuda not staged: the large cases NOT run"
