@@ -10,9 +10,9 @@
  *   completed, so the factors are valid but U is singular); in the pointer-array forms, < 0 for a skipped
  *   matrix (below). (getrf_iter, strided only, has negative codes of its own.)
  * - Pointer-array forms: a matrix whose pointer (A[b], C[b] or B[b]) is NULL is skipped, on both backends:
- *   nothing of it is read or written, and where the routine has info, info[b] = -(the argument number of that
- *   pointer array in the prototype, counted from 1 with the handle as 1); A's number when both A[b] and C[b]
- *   are NULL. For example smallla_dgetrfBatched() gives info[b] = -3 for A[b] == NULL, and
+ *   nothing of its matrices is read or written (its pivots in ipiv are unspecified), and where the routine has
+ *   info, info[b] = -(the argument number of that pointer array in the prototype, counted from 1 with the handle
+ *   as 1); A's number when both A[b] and C[b] are NULL. For example smallla_dgetrfBatched() gives info[b] = -3 for A[b] == NULL, and
  *   smallla_dgetriBatched() -6 for C[b] == NULL. The other matrices of the call are processed as usual.
  * - An invalid argument makes the call return ::SMALLLA_INVALID_VALUE, stores a message naming the function,
  *   the argument (numbered as in the prototype, from 1, the handle being 1) and its value

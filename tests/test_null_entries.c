@@ -8,7 +8,7 @@
  *
  * Each test checks, for several orders (every kernel family of the CUDA backend): the call succeeds; the
  * matrices with non-NULL pointers give LAPACK's results (info, pivots up to near-ties, the test ratios); a
- * skipped matrix's info is -argno, its pivots keep their poison, its matrices (still present in the buffers,
+ * skipped matrix's info is -argno (its pivots are unspecified), its matrices (still present in the buffers,
  * only not pointed to) keep every bit, and no gap element or entry is written.
  *
  * EXPECTED TO FAIL until the backends implement this behaviour: before, the host backend refused a NULL entry
@@ -47,7 +47,7 @@ static void expect_info(const chk_ints *info, int b, int expected, const char *w
     if (got != expected) chk_fail("%s: info[%d] = %d, expected %d", what, b, got, expected);
 }
 
-/* getrf: A[b] NULL -> info[b] = -3, ipiv of b untouched. With and without pivoting. */
+/* getrf: A[b] NULL -> info[b] = -3 (its ipiv entries are unspecified). With and without pivoting. */
 static void null_entries_getrf(void **state) {
     chk_prec p = chk_state_prec(state);
     chk_env *env = chk_begin();
@@ -74,7 +74,6 @@ static void null_entries_getrf(void **state) {
             for (int b = 0; b < batch; ++b) {
                 if (skip[b]) {
                     expect_info(info, b, -3, what);
-                    if (ipiv && chk_ints_unwritten(ipiv, b) != n) chk_fail("%s: ipiv of the skipped matrix %d written", what, b);
                     continue;
                 }
                 const void *a0 = chk_batch_mat(A0, b), *lu = chk_batch_mat(A, b);

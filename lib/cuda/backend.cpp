@@ -55,6 +55,7 @@ smallla_status_t create(context &ctx) {
     return SMALLLA_SUCCESS;
 }
 
+#if defined(SMALLLA_TUNING)
 // The vendor route's side streams and their handles.
 struct vendor_lane {
     cudaStream_t stream = nullptr;
@@ -68,9 +69,8 @@ struct vendor_state {
     vendor_lane lane[vendor_lanes_max];
 };
 
-void destroy(context &ctx) {
-    if (ctx.blas != nullptr) cublasDestroy(static_cast<cublasHandle_t>(ctx.blas));
-    ctx.blas = nullptr;
+
+void destroy_vendor(context &ctx) {
     if (auto *v = static_cast<vendor_state *>(ctx.vendor)) {
         for (int l = 0; l < v->made; ++l) {
             cusolverDnDestroy(v->lane[l].solver);
@@ -159,6 +159,15 @@ smallla_status_t vendor_join(context &ctx, int lanes) {
     if (e == cudaSuccess) return SMALLLA_SUCCESS;
     cudaGetLastError();
     return fail(&ctx, SMALLLA_EXECUTION_FAILED, "smallla (CUDA backend): joining the side streams failed");
+}
+#endif
+
+void destroy(context &ctx) {
+    if (ctx.blas != nullptr) cublasDestroy(static_cast<cublasHandle_t>(ctx.blas));
+    ctx.blas = nullptr;
+#if defined(SMALLLA_TUNING)
+    destroy_vendor(ctx);
+#endif
 }
 
 smallla_status_t blas_on_stream(context &ctx, const char *routine, cublasHandle_t &h) {

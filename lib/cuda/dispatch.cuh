@@ -19,7 +19,9 @@
 #include "cuda/lu_registers.hpp"
 #include "cuda/lu_two_warps.hpp"
 #include "cuda_backend.hpp"
-#include "vendor.cuh"
+#if defined(SMALLLA_TUNING)
+#include "vendor.cuh"  // the cuSOLVER route, measured by the tuner (routes.hpp: not LAPACK's pivots on ties)
+#endif
 
 namespace smallla {
 namespace cuda {
@@ -82,7 +84,7 @@ template <class T> struct stand_ins {
         if (smallla_status_t s = ws.allocate(ctx, routine, arrays + stand_in_elems * sizeof(T)); s != SMALLLA_SUCCESS)
             return s;
         X **x_eff = static_cast<X **>(ws.ptr);
-        Y **y_eff = reinterpret_cast<Y **>(x_eff + batch);
+        Y **y_eff = reinterpret_cast<Y **>(static_cast<char *>(ws.ptr) + (size_t)batch * sizeof(void *));
         T *stand_in = reinterpret_cast<T *>(static_cast<char *>(ws.ptr) + arrays);
         stand_in_for_missing<<<grid_for(batch, 256), 256, 0, static_cast<cudaStream_t>(ctx.stream)>>>(
             make_batch_ref(x), make_batch_ref(y), batch, stand_in, x_eff, y_eff);
@@ -142,8 +144,10 @@ template <class T> smallla_status_t getrf_routed(context &ctx, const getrf_args<
         with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
     } else if (f == family::two_warps || f == family::blocked) {
         return getrf_above_registers<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
+#if defined(SMALLLA_TUNING)
     } else if (f == family::vendor) {
         return getrf_vendor<T>(ctx, "getrf", a);
+#endif
     } else {
         bool in_shared;
         size_t bytes;
@@ -164,8 +168,10 @@ template <class T> smallla_status_t getri_routed(context &ctx, const getri_args<
         launch_getri_columns<T>(a, stream_of(ctx));
     } else if (f == family::blocked) {
         return getri_blocked<T>(ctx, "getri", a.n, a.A, a.ipiv, a.C, a.info, a.batch);
+#if defined(SMALLLA_TUNING)
     } else if (f == family::vendor) {
         return getri_vendor<T>(ctx, "getri", a);
+#endif
     } else {
         bool in_shared;
         size_t bytes;
@@ -186,8 +192,10 @@ template <class T> smallla_status_t matinv_routed(context &ctx, const matinv_arg
         return matinv_by_columns<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
     } else if (f == family::blocked) {
         return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
+#if defined(SMALLLA_TUNING)
     } else if (f == family::vendor) {
         return matinv_vendor<T>(ctx, "matinv", a);
+#endif
     } else {
         bool in_shared;
         size_t bytes;
@@ -204,8 +212,10 @@ template <class T> smallla_status_t getrs_routed(context &ctx, const getrs_args<
     if (register_family(f)) {
         if (a.n > register_max_n) return no_kernel(ctx, "getrs", a.n);
         with_register_order(a.n, [&](auto N) { launch_getrs_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
+#if defined(SMALLLA_TUNING)
     } else if (f == family::vendor) {
         return getrs_vendor<T>(ctx, "getrs", a);
+#endif
     } else {
         // One warp per (matrix, right-hand side), its right-hand side staged in shared memory.
         const size_t limit = max_dynamic_shared_bytes(ctx), per_warp = (size_t)a.n * sizeof(T);

@@ -23,7 +23,8 @@ enum class family : unsigned char {
     columns,      // getri: a thread per column of the inverse (getri_columns.cuh), n = 21-64; matinv: getrf, then it
     blocked,      // panels and cuBLAS's batched GEMM (lu_blocked.cuh), n <= 512
     one_block,    // one thread block per matrix (lu_general.cuh; getrs: a warp per right-hand side), any n
-    vendor,       // cuSOLVER's single-matrix routine on each matrix (large orders, few matrices)
+    vendor,       // cuSOLVER's single-matrix routines on each matrix: measurement builds only (its pivots are not
+                  // LAPACK's on exact ties and NaN; perf/NOTES.md, "Large orders")
 };
 
 // Where each family exists (its kernels compile without spilling, or its algorithm applies): the orders a
@@ -50,7 +51,11 @@ constexpr bool family_exists(routine r, family f, char p, int n) {
         return (r == routine::getri || r == routine::matinv) && n >= columns_min_order && n <= columns_max_order(p);
     case family::blocked: return r != routine::getrs && n >= 1 && n <= blocked_max_order;
     case family::one_block: return n >= 1;
-    case family::vendor: return n >= 1;
+#if defined(SMALLLA_TUNING)
+    case family::vendor: return n >= 1;  // a measurement build's (lib/cuda/vendor.cuh: not LAPACK's pivots on ties)
+#else
+    case family::vendor: return false;
+#endif
     }
     return false;
 }
