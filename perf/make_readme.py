@@ -17,6 +17,7 @@ import sys
 CURRENT_GPU_SWEEP = "results/2026-11-25-h100-f77ca08.csv"  # smallla-bench, >= 1 GiB a call, against cuBLAS
 CURRENT_GPU_MILLION = "results/2026-11-25-h100-f77ca08-1m.csv"  # smallla-bench --batch 1048576
 CURRENT_GPU_TESTS = [  # the GPU suite's records of that library (newest first)
+    "results/2026-11-25-h100-25ccc1c-tests.txt",
     "results/2026-11-25-h100-7950941-tests.txt",
     "results/2026-11-25-h100-f77ca08-tests.txt",
 ]
