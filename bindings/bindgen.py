@@ -912,6 +912,10 @@ def gen_python(hdr, fams):
     for name, value, brief in hdr.defines:
         py_comment(w, brief or name)
         w("%s = %d" % (name, value))
+    version = {n: v for n, v, _ in hdr.defines}
+    w("# The header's version as a string (the Python package's version: pyproject.toml reads it).")
+    w('VERSION = "%d.%d.%d"' % (version["SMALLLA_VERSION_MAJOR"], version["SMALLLA_VERSION_MINOR"],
+                                version["SMALLLA_VERSION_PATCH"]))
     w("")
     for tname, sname in hdr.opaque:
         w("# Opaque handle (`struct %s *` in C): create with smallla_create, free with smallla_destroy." % sname)

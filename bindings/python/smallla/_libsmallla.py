@@ -25,6 +25,8 @@ SMALLLA_ITER_NOT_CONVERGED = -1
 # info[b] of smallla_Xgetrf_iter when NaN or Inf was met (in the input, or produced by a sweep and not cured by
 # the fallback).
 SMALLLA_ITER_NONFINITE = -2
+# The header's version as a string (the Python package's version: pyproject.toml reads it).
+VERSION = "0.1.0"
 
 # Opaque handle (`struct smallla_context *` in C): create with smallla_create, free with smallla_destroy.
 smallla_handle_t = ctypes.c_void_p
