@@ -14,8 +14,11 @@ jobs=${SMALLLA_JOBS:-$(nproc 2>/dev/null || echo 2)}
 step() { printf '\n== setup: %s\n' "$*"; }
 
 # --- Debian packages -------------------------------------------------------------------------------------
+# python3-numpy, -scipy, -pytest: the Python package's tests (bindings/python); -pip, -setuptools, -wheel: its
+# install from the repository into a virtual environment (CTest bindings.python.installed), offline.
 packages=(cmake make g++ gcc gfortran pkg-config libcmocka-dev liblapack-dev libblas-dev
-          doxygen graphviz python3 python3-matplotlib nodejs)
+          doxygen graphviz python3 python3-matplotlib nodejs
+          python3-numpy python3-scipy python3-pytest python3-pip python3-setuptools python3-wheel)
 # npm: Debian's package, unless node already brings its own npm (e.g. NodeSource's nodejs, which conflicts
 # with Debian's npm package).
 command -v npm >/dev/null 2>&1 || packages+=(npm)
