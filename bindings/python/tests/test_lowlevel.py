@@ -102,3 +102,15 @@ def test_import_needs_only_numpy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == smallla.__version__
+
+
+def test_a_missing_library_is_named():
+    import subprocess
+    import sys
+    env = dict(os.environ, SMALLLA_LIBRARY=os.path.join(os.path.dirname(__file__), "no-such-libsmallla.so"))
+    code = ("import numpy, smallla\n"
+            "try:\n    smallla.inv(numpy.eye(2))\n"
+            "except ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "SMALLLA_LIBRARY" in out.stdout and "no-such-libsmallla.so (no such file)" in out.stdout
