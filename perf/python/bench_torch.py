@@ -111,7 +111,7 @@ def main():
             times.append(start.elapsed_time(end))
         return statistics.median(times), min(times), out
 
-    def measure(call, fix=None):
+    def measure(call, op, a, b, prec, fix=None):
         """(median ms, min ms, check ratio), NaN for a call that failed (e.g. a batch too large for it)."""
         try:
             t, t_min, res = timed(call)
@@ -179,8 +179,8 @@ def main():
             a = torch.randn((batch, n, n), dtype=dtype, device=device, generator=gen)
             b = torch.randn((batch, n), dtype=dtype, device=device, generator=gen)
             for op in ops:
-                ts, ts_min, r_s = measure(smallla_call(op, a, b))
-                tt, tt_min, r_t = measure(torch_call(op, a, b),
+                ts, ts_min, r_s = measure(smallla_call(op, a, b), op, a, b, prec)
+                tt, tt_min, r_t = measure(torch_call(op, a, b), op, a, b, prec,
                                           (lambda r: (r[0], r[1] - 1)) if op == "lu_factor" else None)
                 row = (op, prec, n, batch, batch * n * n * size / 2 ** 30, ts, tt, tt / ts, ts_min, tt_min,
                        r_s, r_t)

@@ -29,8 +29,7 @@ README. ``smallla._libsmallla`` is the low-level layer, generated from include/s
 every C function for ctypes, the enumerations, structs and constants.
 """
 from ._core import LinAlgError, SmallLAError, library_path, library_version
-from ._libsmallla import (VERSION, SMALLLA_VERSION_MAJOR, SMALLLA_VERSION_MINOR, SMALLLA_VERSION_PATCH,
-                          smallla_backend_t, smallla_operation_t, smallla_status_t)
+from ._libsmallla import VERSION, smallla_backend_t, smallla_operation_t, smallla_status_t
 from ._linalg import inv, lu_factor, lu_solve, solve
 
 __version__ = VERSION
