@@ -16,6 +16,8 @@ step() { printf '\n== setup: %s\n' "$*"; }
 # --- Debian packages -------------------------------------------------------------------------------------
 packages=(cmake make g++ gcc gfortran pkg-config libcmocka-dev liblapack-dev libblas-dev
           doxygen graphviz python3 python3-matplotlib nodejs)
+# Open MPI: the scale-out example examples/mpi and its CTest (mpirun -np 2 on the host backend).
+packages+=(libopenmpi-dev openmpi-bin)
 # npm: Debian's package, unless node already brings its own npm (e.g. NodeSource's nodejs, which conflicts
 # with Debian's npm package).
 command -v npm >/dev/null 2>&1 || packages+=(npm)
