@@ -60,7 +60,11 @@ end
     A = Array(V)
     F = getrf_batched!(V)
     Fh = getrf_batched!(copy(A))
-    @test F.factors === V && Array(F.ipiv) == Fh.ipiv && Array(V) ≈ Fh.factors
+    ipiv = Array(F.ipiv)
+    @test F.factors === V && all(iszero, Array(F.info))
+    @test all(pivots_agree(A[:, :, b], Fh.ipiv[:, b], ipiv[:, b]) for b in 1:batch)
+    LU = Array(V)
+    @test all(lu_ratio(A[:, :, b], lu_factorization(LU, ipiv, Array(F.info), b)) < 30 for b in 1:batch)
     inside = falses(size(P0))
     inside[2:n+1, 1:n, 2:2:2batch] .= true
     @test Array(P)[.!inside] == P0[.!inside]            # nothing outside the view was touched
@@ -125,7 +129,8 @@ end
     streams = unique([r[4] for r in results])
     for t in eachindex(As)
         ipiv, info, C, _ = results[t]
-        @test all(iszero, info) && ipiv == getrf_batched!(copy(As[t])).ipiv
+        href = getrf_batched!(copy(As[t])).ipiv
+        @test all(iszero, info) && all(pivots_agree(As[t][:, :, b], href[:, b], ipiv[:, b]) for b in 1:500)
         @test all(inv_ratio(As[t][:, :, b], C[:, :, b]) < 30 for b in 1:500)
     end
     @test length(CUDAExt._POOL.idle) >= length(streams)
