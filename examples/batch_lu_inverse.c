@@ -24,6 +24,7 @@
 #endif
 
 #include "smallla.h"
+#include "common/lapack_ratios.h"
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -38,64 +39,6 @@ static double uniform(void) {
     rng_state ^= rng_state << 25;
     rng_state ^= rng_state >> 27;
     return (double)((rng_state * 2685821657736338717ULL) >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
-
-static double norm1(int rows, int cols, const double *a, int ld) {
-    double best = 0.0;
-    for (int j = 0; j < cols; ++j) {
-        double s = 0.0;
-        for (int i = 0; i < rows; ++i) s += fabs(a[i + (size_t)j * ld]);
-        if (s > best || s != s) best = s;
-    }
-    return best;
-}
-
-/* ||P A - L U||_1 / (n ||A||_1 eps) for one matrix. */
-static double getrf_ratio(int n, const double *a, const double *lu, const int *ipiv, double *work) {
-    /* work = L U */
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-            const int kmax = i < j ? i : j;
-            double s = 0.0;
-            for (int k = 0; k <= kmax; ++k) s += (k == i ? 1.0 : lu[i + k * n]) * (k <= j ? lu[k + j * n] : 0.0);
-            work[i + j * n] = s;
-        }
-    /* undo the interchanges on L U (apply P^T in reverse order), then subtract A */
-    for (int k = n - 1; k >= 0; --k) {
-        const int p = ipiv[k] - 1;
-        if (p != k)
-            for (int j = 0; j < n; ++j) {
-                const double t = work[k + j * n];
-                work[k + j * n] = work[p + j * n];
-                work[p + j * n] = t;
-            }
-    }
-    for (int e = 0; e < n * n; ++e) work[e] -= a[e];
-    const double an = norm1(n, n, a, n);
-    return an > 0 ? norm1(n, n, work, n) / (n * an * (DBL_EPSILON / 2)) : 0.0;
-}
-
-/* ||I - C A||_1 / (n ||A||_1 ||C||_1 eps) for one matrix (DGET03: the inverse times A). */
-static double inverse_ratio(int n, const double *a, const double *c, double *work) {
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-            double s = 0.0;
-            for (int k = 0; k < n; ++k) s += c[i + k * n] * a[k + j * n];
-            work[i + j * n] = (i == j ? 1.0 : 0.0) - s;
-        }
-    const double d = n * norm1(n, n, a, n) * norm1(n, n, c, n) * (DBL_EPSILON / 2);
-    return d > 0 ? norm1(n, n, work, n) / d : 0.0;
-}
-
-/* ||b - A x||_1 / (||A||_1 ||x||_1 eps) for one matrix and one right-hand side (DGET02). */
-static double solve_ratio(int n, const double *a, const double *x, const double *b, double *work) {
-    for (int i = 0; i < n; ++i) {
-        double s = b[i];
-        for (int k = 0; k < n; ++k) s -= a[i + k * n] * x[k];
-        work[i] = s;
-    }
-    const double d = norm1(n, n, a, n) * norm1(n, 1, x, n) * (DBL_EPSILON / 2);
-    return d > 0 ? norm1(n, 1, work, n) / d : 1.0 / (DBL_EPSILON / 2);
 }
 
 /* Device buffers for the CUDA backend; plain host pointers otherwise. */
@@ -246,11 +189,11 @@ int main(int argc, char **argv) {
     for (int b = 0; b < batch && !failed; ++b) {
         const double *a = A + (size_t)b * n * n;
         if (info[b] != 0) continue;
-        double r = getrf_ratio(n, a, LU + (size_t)b * n * n, ipiv + (size_t)b * n, work);
+        double r = ex_getrf_ratio(n, a, LU + (size_t)b * n * n, ipiv + (size_t)b * n, work);
         if (!(r <= worst_getrf)) worst_getrf = r;
-        r = inverse_ratio(n, a, C + (size_t)b * n * n, work);
+        r = ex_inverse_ratio(n, a, C + (size_t)b * n * n, work);
         if (!(r <= worst_getri)) worst_getri = r;
-        r = solve_ratio(n, a, X + (size_t)b * n, B + (size_t)b * n, work);
+        r = ex_solve_ratio(n, a, X + (size_t)b * n, B + (size_t)b * n, work);
         if (!(r <= worst_getrs)) worst_getrs = r;
     }
 
@@ -265,7 +208,7 @@ int main(int argc, char **argv) {
     copy_out(space, info, dinfo, (size_t)batch * sizeof(int));
     for (int b = 0; b < batch && !failed; ++b) {
         if (info[b] != 0) continue;
-        const double r = inverse_ratio(n, A + (size_t)b * n * n, C + (size_t)b * n * n, work);
+        const double r = ex_inverse_ratio(n, A + (size_t)b * n * n, C + (size_t)b * n * n, work);
         if (!(r <= worst_matinv)) worst_matinv = r;
     }
 

@@ -19,6 +19,8 @@ step() { printf '\n== setup: %s\n' "$*"; }
 packages=(cmake make g++ gcc gfortran pkg-config libcmocka-dev liblapack-dev libblas-dev
           doxygen graphviz python3 python3-matplotlib nodejs
           python3-numpy python3-scipy python3-pytest python3-pip python3-setuptools python3-wheel)
+# Open MPI: the scale-out example examples/mpi and its CTest (mpirun -np 2 on the host backend).
+packages+=(libopenmpi-dev openmpi-bin)
 # npm: Debian's package, unless node already brings its own npm (e.g. NodeSource's nodejs, which conflicts
 # with Debian's npm package).
 command -v npm >/dev/null 2>&1 || packages+=(npm)
