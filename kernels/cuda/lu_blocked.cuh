@@ -12,8 +12,12 @@
 // updates), the first maximum of |Re| + |Im| wins, a NaN at the diagonal position wins and elsewhere never.
 // getri (and matinv's second half) forms inv(A) = inv(U) inv(L) P^T: two blocked triangular solves on an
 // identity (diagonal blocks by trsm_diagonal_block, the rest by GEMMs), then xGETRI's column interchanges.
+// Large orders (the `large` family, n > blocked_max_n): the same right-looking loop, each panel taller than one
+// block's registers spread over a thread-block cluster (getrf_panel_cluster, sm_90), the interchanges and U12 over
+// many blocks per matrix, and the triangular solves of getri and getrs by cuBLAS's TRSM.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cublas_v2.h>
 
 #include "device_common.cuh"
@@ -140,17 +144,144 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
     }
 }
 
+// ---- 1b. a panel taller than one block's registers: spread over a thread-block cluster (sm_90) ------------------
+// The same steps as getrf_panel, the panel's rows dealt to the cluster's blocks (block q, thread t holds rows
+// q * blockDim.x + t + r * (blocks * blockDim.x)). Each step has one cluster barrier: every warp publishes its best
+// candidate (key, position, and its row's values right of the step) in its block's shared memory, the barrier,
+// then every warp reads all the cluster's candidates (distributed shared memory) and reduces them the same way,
+// so every block agrees on the pivot; the threads below nb copy the pivot row. Candidates alternate between two
+// slots by step parity: a slot is written again only after the next barrier, which no block passes before all
+// have read it. Without pivoting the candidate is the row at position k.
+constexpr int cluster_blocks_max = 16;  // H100's largest cluster (non-portable beyond 8)
+constexpr int large_max_n = cluster_blocks_max * blocked_max_n;
+template <class T, int NB, bool Pivot>
+__global__ void __launch_bounds__(panel_threads_max)
+getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    constexpr int R = panel_rows_per_thread_max, W = panel_threads_max / 32;
+    __shared__ T cand_row[2][W][NB];
+    __shared__ unsigned long long cand_key[2][W];
+    __shared__ int cand_pos[2][W];
+    __shared__ T prow_slots[2][NB];
+    cg::cluster_group cluster = cg::this_cluster();
+    const int rank = (int)cluster.block_rank(), blocks = (int)cluster.num_blocks();
+    const long long b = blockIdx.y;
+    const int m = n - j0, nb = min(NB, m), tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int warps = blockDim.x >> 5, row_step = blocks * blockDim.x;
+    const long long ld = A.ld;
+    T *const a0 = A[b] + j0 + (long long)j0 * ld;
+    int *const piv = Pivot && P.base ? P[b] + j0 : nullptr;
+    const bool search = Pivot && piv;
+    using R_t = real_t<T>;
+
+    T a[R][NB];
+    int pos[R];
+    bool valid[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        const int row = rank * blockDim.x + tid + r * row_step;
+        valid[r] = row < m;
+        pos[r] = row;
+#pragma unroll
+        for (int j = 0; j < NB; ++j) a[r][j] = (valid[r] && j < nb) ? a0[row + j * ld] : T(R_t(0));
+    }
+
+    int local_info = 0;
+#pragma unroll
+    for (int k = 0; k < NB; ++k) {
+        if (k >= nb) break;
+        const int slot = k & 1;
+        unsigned long long key = 0ull;
+        int where = INT_MAX;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            const unsigned long long kr = search ? pivot_key(abs1(a[r][k]), valid[r] && pos[r] >= k, pos[r] == k)
+                                                 : (valid[r] && pos[r] == k ? 1ull : 0ull);
+            if (pivot_better(kr, pos[r], key, where)) { key = kr; where = pos[r]; }
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) {
+            const unsigned long long ok = __shfl_xor_sync(0xffffffffu, key, off);
+            const int ow = __shfl_xor_sync(0xffffffffu, where, off);
+            if (pivot_better(ok, ow, key, where)) { key = ok; where = ow; }
+        }
+        if (lane == 0) { cand_key[slot][warp] = key; cand_pos[slot][warp] = where; }
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+            if (valid[r] && pos[r] == where) {
+#pragma unroll
+                for (int j = 0; j < NB; ++j)
+                    if (j >= k) cand_row[slot][warp][j] = a[r][j];
+            }
+        cluster.sync();
+        // Every warp: the cluster's blocks * warps candidates, a few per lane, then across lanes.
+        key = 0ull;
+        where = INT_MAX;
+        int from = 0;  // block * W + warp of the best candidate
+        for (int c = lane; c < blocks * warps; c += 32) {
+            const int q = c / warps, w = c % warps;
+            const unsigned long long ck = cluster.map_shared_rank(&cand_key[slot][0], q)[w];
+            const int cp = cluster.map_shared_rank(&cand_pos[slot][0], q)[w];
+            if (pivot_better(ck, cp, key, where)) { key = ck; where = cp; from = c; }
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) {
+            const unsigned long long ok = __shfl_xor_sync(0xffffffffu, key, off);
+            const int ow = __shfl_xor_sync(0xffffffffu, where, off);
+            const int of = __shfl_xor_sync(0xffffffffu, from, off);
+            if (pivot_better(ok, ow, key, where)) { key = ok; where = ow; from = of; }
+        }
+        const int ppos = where;
+        T *const prow = prow_slots[slot];
+        if (tid >= k && tid < NB) prow[tid] = cluster.map_shared_rank(&cand_row[slot][0][0], from / warps)[(from % warps) * NB + tid];
+        __syncthreads();
+        const pivot_scaler<T> s(prow[k]);
+        if (s.zero && local_info == 0) local_info = k + 1;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            const bool mine = valid[r] && pos[r] == ppos;
+            if (mine) pos[r] = k;
+            else if (pos[r] == k) pos[r] = ppos;
+            if (valid[r] && pos[r] > k) {
+                const T l = s.multiplier(a[r][k]);
+                a[r][k] = l;
+#pragma unroll
+                for (int j = k + 1; j < NB; ++j)
+                    a[r][j] = subtract_product<panel_fused_update<T>()>(a[r][j], l, prow[j]);
+            }
+        }
+        if (search && rank == 0 && tid == 0) piv[k] = j0 + ppos + 1;
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+        if (valid[r])
+#pragma unroll
+            for (int j = 0; j < NB; ++j)
+                if (j < nb) a0[pos[r] + j * ld] = a[r][j];
+    if (rank == 0 && tid == 0) {
+        if (j0 == 0) info[b] = local_info;
+        else if (local_info != 0 && info[b] == 0) info[b] = j0 + local_info;
+    }
+    cluster.sync();  // no block leaves while another may still read its candidates
+#else
+    __trap();  // routed only on sm_90 (routing/sm90.def)
+#endif
+}
+
 // ---- 2. interchanges and U12 -------------------------------------------------------------------------------
 // One block per matrix, one warp per column of A outside the panel. The panel's nb interchanges move at most
 // 2 nb rows: rows j0..j0+nb-1 and the pivot rows below them; their sources are found once per block by
 // replaying the interchanges on a row map in shared memory. Lane l then moves (at most) two entries of the
 // column: the one of row j0+l and the one of the pivot row taken at step l, all reads before all writes.
 // Right of the panel, row j0+l then takes part in the forward substitution with unit-lower L11.
+// Blocks: blockIdx.x the matrix, blockIdx.y one of gridDim.y groups of columns (1 up to blocked_max_n); dynamic
+// shared memory: m ints (the row map).
 template <class T, int NB>
 __global__ void __launch_bounds__(apply_threads)
 getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P) {
     __shared__ T L[NB][NB + 1];
-    __shared__ int source[blocked_max_n];
+    extern __shared__ int source[];
     const long long b = blockIdx.x;
     const int m = n - j0, nb = min(NB, m), tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int warps = blockDim.x >> 5;
@@ -187,7 +318,7 @@ getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P) {
     }
 
     // Without pivoting only the columns right of the panel change.
-    for (int c = piv ? warp : j0 + warp; c < n - nb; c += warps) {
+    for (int c = (piv ? 0 : j0) + (int)blockIdx.y * warps + warp; c < n - nb; c += (int)gridDim.y * warps) {
         const int col = c < j0 ? c : c + nb;
         T *const x = top + (long long)col * ld;
         T v0 = T(R_t(0)), v1 = T(R_t(0));
@@ -306,6 +437,22 @@ template <> struct blas_types<complex<double>> {
         return cublas##X##gemmBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,  \
                                       batch);                                                                     \
     }
+#define SMALLLA_TRSM_OVERLOADS(B, X)                                                                                \
+    inline cublasStatus_t blas_trsm(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t op,               \
+                                    cublasDiagType_t diag, int m, int n, const B *alpha, const B *a, int lda, B *b, \
+                                    int ldb) {                                                                    \
+        return cublas##X##trsm(h, CUBLAS_SIDE_LEFT, uplo, op, diag, m, n, alpha, a, lda, b, ldb);                  \
+    }                                                                                                             \
+    inline cublasStatus_t blas_trsm_pointers(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t op,      \
+                                             cublasDiagType_t diag, int m, int n, const B *alpha,                 \
+                                             const B *const *a, int lda, B *const *b, int ldb, int batch) {       \
+        return cublas##X##trsmBatched(h, CUBLAS_SIDE_LEFT, uplo, op, diag, m, n, alpha, a, lda, b, ldb, batch);    \
+    }
+SMALLLA_TRSM_OVERLOADS(float, S)
+SMALLLA_TRSM_OVERLOADS(double, D)
+SMALLLA_TRSM_OVERLOADS(cuComplex, C)
+SMALLLA_TRSM_OVERLOADS(cuDoubleComplex, Z)
+#undef SMALLLA_TRSM_OVERLOADS
 SMALLLA_BLAS_OVERLOADS(float, S)
 SMALLLA_BLAS_OVERLOADS(double, D)
 SMALLLA_BLAS_OVERLOADS(cuComplex, C)
@@ -320,7 +467,8 @@ __global__ void element_pointers(batch_ref<T> A, long long row, long long col, i
 }
 
 // ---- getri's first and last steps ----------------------------------------------------------------------------
-// info = the first exactly zero diagonal entry of U (1-based; 0 if none) and C = I.
+// info = the first exactly zero diagonal entry of U (1-based; 0 if none) and C = I. Blocks: blockIdx.x the
+// matrix, blockIdx.y one of gridDim.y groups of columns of C (block y = 0 also sets info).
 template <class T>
 __global__ void __launch_bounds__(apply_threads)
 getri_blocked_prepare(int n, batch_ref<const T> A, batch_ref<T> C, int *info) {
@@ -329,12 +477,14 @@ getri_blocked_prepare(int n, batch_ref<const T> A, batch_ref<T> C, int *info) {
     const T *a = A[b];
     T *c = C[b];
     using R_t = real_t<T>;
+    const int warps = blockDim.x / 32;
+    for (int j = (int)blockIdx.y * warps + threadIdx.x / 32; j < n; j += (int)gridDim.y * warps)
+        for (int i = threadIdx.x % 32; i < n; i += 32) c[i + (long long)j * C.ld] = T(R_t(i == j ? 1 : 0));
+    if (blockIdx.y != 0) return;
     if (threadIdx.x == 0) first_zero = INT_MAX;
     __syncthreads();
     for (int i = threadIdx.x; i < n; i += blockDim.x)
         if (is_zero(a[i + (long long)i * A.ld])) atomicMin(&first_zero, i + 1);
-    for (int j = threadIdx.x / 32; j < n; j += blockDim.x / 32)
-        for (int i = threadIdx.x % 32; i < n; i += 32) c[i + (long long)j * C.ld] = T(R_t(i == j ? 1 : 0));
     __syncthreads();
     if (threadIdx.x == 0) info[b] = first_zero == INT_MAX ? 0 : first_zero;
 }
@@ -343,7 +493,7 @@ getri_blocked_prepare(int n, batch_ref<const T> A, batch_ref<T> C, int *info) {
 // xGETRI's column interchanges. Their product is one permutation, C(:, j) := C(:, source[j]), built once in
 // shared memory by replaying the interchanges in reverse on an index map; it is then applied to tiles of
 // finish_rows(n) rows staged in shared memory (read coalesced along the rows of a column, written back
-// permuted). The first version swapped column pairs in place, one thread per row, n dependent global
+// permuted); blockIdx.y takes every gridDim.y-th tile. The first version swapped column pairs in place, one thread per row, n dependent global
 // read/write pairs per row with only n of the block's threads busy (ncu, d n = 64: 1.8 ms per 0.5 GiB,
 // 30% of the blocked getri).
 template <class T> inline int finish_rows(int n) {
@@ -363,8 +513,9 @@ getri_blocked_finish(int n, int rows, batch_ref<const T> A, pivots_ref<const int
     const T *a = A[b];
     T *c = C[b];
     const long long ldc = C.ld;
+    const int warps = blockDim.x / 32;
     if (info[b] != 0) {
-        for (int j = threadIdx.x / 32; j < n; j += blockDim.x / 32)
+        for (int j = (int)blockIdx.y * warps + threadIdx.x / 32; j < n; j += (int)gridDim.y * warps)
             for (int i = threadIdx.x % 32; i < n; i += 32) c[i + j * ldc] = a[i + (long long)j * A.ld];
         return;
     }
@@ -382,7 +533,7 @@ getri_blocked_finish(int n, int rows, batch_ref<const T> A, pivots_ref<const int
         }
     }
     __syncthreads();
-    for (int r0 = 0; r0 < n; r0 += rows) {
+    for (int r0 = (int)blockIdx.y * rows; r0 < n; r0 += (int)gridDim.y * rows) {
         const int nr = min(rows, n - r0);
         for (int e = threadIdx.x; e < nr * n; e += blockDim.x) {
             const int i = e % nr, j = e / nr;
@@ -393,6 +544,47 @@ getri_blocked_finish(int n, int rows, batch_ref<const T> A, pivots_ref<const int
             const int i = e % nr, j = e / nr;
             c[r0 + i + j * ldc] = tile[i + source[j] * rows];
         }
+        __syncthreads();
+    }
+}
+
+// ---- getrs of large orders: B's rows in LAPACK's interchange order -------------------------------------------
+// xLASWP on B: forward (i = 0 .. n-1: rows i and ipiv(i) swapped) before the solves of trans = N, backward after
+// those of trans = T or C. The interchanges are a chain, so one thread replays them once per block on a row map in
+// shared memory; each column of B is then gathered through a shared copy. Blocks: blockIdx.x the matrix,
+// blockIdx.y one of gridDim.y groups of columns; dynamic shared memory: permute_rows_bytes.
+template <class T> inline size_t permute_rows_bytes(int n) { return (size_t)n * (sizeof(T) + 2 * sizeof(int)); }
+template <class T>
+__global__ void __launch_bounds__(apply_threads)
+permute_rows(int n, int nrhs, pivots_ref<const int> P, batch_ref<T> B, bool forward) {
+    extern __shared__ __align__(16) unsigned char permute_shared[];
+    T *const col = reinterpret_cast<T *>(permute_shared);
+    int *const source = reinterpret_cast<int *>(col + n);
+    int *const piv = source + n;
+    const long long b = blockIdx.x;
+    const int *const p = P[b];
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        source[i] = i;
+        piv[i] = p[i] - 1;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < n; ++s) {
+            const int i = forward ? s : n - 1 - s, q = piv[i];
+            if (q != i && q >= 0 && q < n) {
+                const int t = source[i];
+                source[i] = source[q];
+                source[q] = t;
+            }
+        }
+    }
+    __syncthreads();
+    T *const x0 = B[b];
+    for (int c = blockIdx.y; c < nrhs; c += gridDim.y) {
+        T *const x = x0 + (long long)c * B.ld;
+        for (int i = threadIdx.x; i < n; i += blockDim.x) col[i] = x[i];
+        __syncthreads();
+        for (int i = threadIdx.x; i < n; i += blockDim.x) x[i] = col[source[i]];
         __syncthreads();
     }
 }

@@ -297,9 +297,8 @@ struct forced_route {
 std::vector<forced_route> forced_routes() {
     using cuda_kernels::family;
     using cuda_kernels::routine;
-    static const char *routines[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv"};
-    static const char *families[] = {"thread",    "lane",    "lane_rolled", "two_rows",  "prefetch",
-                                     "two_warps", "columns", "blocked",     "one_block", "vendor"};
+    const auto &routines = cuda_kernels::routine_names;
+    const auto &families = cuda_kernels::family_names;
     std::vector<forced_route> out;
     const char *v = std::getenv("SMALLLA_ROUTE");
     if (v == nullptr) return out;
@@ -315,9 +314,9 @@ std::vector<forced_route> forced_routes() {
         if (std::sscanf(item.c_str(), "%31[a-z_]:%7[sdcz]:%d-%d=%31[a-z_]", rname, precs, &n0, &n1, fname) != 5) continue;
         forced_route fr{routine::getrf, precs, n0, n1, family::one_block};
         bool known_routine = false, known_family = false;
-        for (int i = 0; i < 5; ++i)
+        for (int i = 0; i < cuda_kernels::routine_count; ++i)
             if (std::strcmp(rname, routines[i]) == 0) fr.r = static_cast<routine>(i), known_routine = true;
-        for (int i = 0; i < 10; ++i)
+        for (int i = 0; i < cuda_kernels::family_count; ++i)
             if (std::strcmp(fname, families[i]) == 0) fr.f = static_cast<family>(i), known_family = true;
         if (known_routine && known_family) out.push_back(fr);
     }

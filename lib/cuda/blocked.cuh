@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
 
 #include "backend.hpp"
 #include "common/grid.hpp"
@@ -10,6 +11,7 @@
 #include "cuda/getri_columns.hpp"
 #include "cuda/lu_blocked.cuh"
 #include "cuda/lu_two_warps.hpp"
+#include "cuda/routing/routes.hpp"
 #include "cuda_backend.hpp"
 
 namespace smallla {
@@ -61,6 +63,82 @@ smallla_status_t gemm_minus(context &ctx, const char *routine, cublasHandle_t h,
     return check_blas(ctx, routine, bs);
 }
 
+static_assert(large_max_n == large_max_order, "the large family's orders are what one cluster's panel holds");
+
+// A panel of m = n - j0 > blocked_max_n rows: getrf_panel_cluster on clusters of ceil(m / blocked_max_n) blocks
+// (more than 8 is a non-portable cluster size, which H100 allows), one cluster per matrix, at most 65535 matrices
+// per launch (the grid's y).
+template <class T, int NB, bool Pivot>
+smallla_status_t launch_panel_cluster(context &ctx, const char *routine, int n, int j0, batch_ref<T> a,
+                                      pivots_ref<int> p, int *info, int batch) {
+    const int blocks = (n - j0 + blocked_max_n - 1) / blocked_max_n;
+    auto kernel = getrf_panel_cluster<T, NB, Pivot>;
+    if (blocks > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
+        return check_launch(ctx, routine);
+    cudaLaunchAttribute cluster_dims[1];
+    cluster_dims[0].id = cudaLaunchAttributeClusterDimension;
+    cluster_dims[0].val.clusterDim.x = (unsigned)blocks;
+    cluster_dims[0].val.clusterDim.y = 1;
+    cluster_dims[0].val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.blockDim = dim3(panel_threads_max);
+    cfg.stream = static_cast<cudaStream_t>(ctx.stream);
+    cfg.attrs = cluster_dims;
+    cfg.numAttrs = 1;
+    for (long long first = 0; first < batch; first += 65535) {
+        const int count = (int)std::min<long long>(65535, batch - first);
+        cfg.gridDim = dim3((unsigned)blocks, (unsigned)count);
+        batch_ref<T> part = a;
+        if (a.ptrs) part.ptrs = a.ptrs + first;
+        else part.base = a.base + first * a.stride;
+        pivots_ref<int> pp = p;
+        if (p.base) pp.base = p.base + first * p.stride;
+        if (cudaLaunchKernelEx(&cfg, kernel, n, j0, part, pp, info + first) != cudaSuccess) return check_launch(ctx, routine);
+    }
+    return check_launch(ctx, routine);
+}
+
+// X := op(T)^-1 X for each matrix, T the unit-lower or upper triangle of A (n x n), X of B (n x nrhs), by cuBLAS's
+// TRSM: called per matrix for a few strided matrices, else the pointer-array TRSM over the batch, its arrays
+// (2 * batch pointers) written into `arrays`.
+constexpr int trsm_loop_max = 16;
+template <class T>
+smallla_status_t trsm_left(context &ctx, const char *routine, cublasHandle_t h, cublasFillMode_t uplo,
+                           cublasOperation_t op, int n, int nrhs, batch_ref<const T> a, batch_ref<T> x, int batch,
+                           void **arrays) {
+    using B = typename blas_types<T>::B;
+    if (n <= 0 || nrhs <= 0 || batch <= 0) return SMALLLA_SUCCESS;
+    const B one = blas_types<T>::one();
+    const cublasDiagType_t diag = uplo == CUBLAS_FILL_MODE_LOWER ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+    if (!a.ptrs && !x.ptrs && batch <= trsm_loop_max) {
+        for (int b = 0; b < batch; ++b)
+            if (smallla_status_t s = check_blas(ctx, routine,
+                                                blas_trsm(h, uplo, op, diag, n, nrhs, &one,
+                                                          reinterpret_cast<const B *>(a.base + b * a.stride), a.ld,
+                                                          reinterpret_cast<B *>(x.base + b * x.stride), x.ld));
+                s != SMALLLA_SUCCESS)
+                return s;
+        return SMALLLA_SUCCESS;
+    }
+    const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
+    const T **pa = static_cast<const T **>(static_cast<void *>(arrays));
+    T **px = static_cast<T **>(static_cast<void *>(arrays)) + batch;
+    element_pointers<const T><<<grid_for(batch, 256), 256, 0, stream>>>(a, 0, 0, batch, pa);
+    element_pointers<T><<<grid_for(batch, 256), 256, 0, stream>>>(x, 0, 0, batch, px);
+    if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+    return check_blas(ctx, routine,
+                      blas_trsm_pointers(h, uplo, op, diag, n, nrhs, &one, reinterpret_cast<const B *const *>(pa),
+                                         a.ld, reinterpret_cast<B *const *>(px), x.ld, batch));
+}
+
+// Column groups of a large order's per-matrix kernels (panel apply, getri's first and last steps): enough blocks
+// per matrix to fill the GPU when the batch is small, one at the orders of the blocked family.
+inline unsigned column_groups(int n, int columns_per_group, long long batch) {
+    if (n <= blocked_max_n) return 1;
+    const long long want = std::max<long long>(1, 1024 / std::max<long long>(1, batch));
+    return (unsigned)std::max<long long>(1, std::min<long long>({want, (n + columns_per_group - 1) / columns_per_group, 65535}));
+}
+
 // Whether getrf of order n (> 32), with or without pivoting, runs the two-warp kernel (lu_two_warps.cu) rather than
 // the blocked path: the routing table's choice for that order and batch.
 template <class T> bool two_warps_route(context &ctx, int n, bool pivoting, int batch) {
@@ -68,7 +146,8 @@ template <class T> bool two_warps_route(context &ctx, int n, bool pivoting, int 
            family::two_warps;
 }
 
-// LU with (ipiv.base != nullptr) or without partial pivoting, in place, for 32 < n <= blocked_max_n.
+// LU with (ipiv.base != nullptr) or without partial pivoting, in place, for 32 < n <= large_max_n (panels of more
+// than blocked_max_n rows over a cluster: sm_90 only, which the routing tables see to).
 template <class T>
 smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
                                const pivot_batch<int> &ipiv, int *info, int batch, void **given_arrays = nullptr) {
@@ -88,14 +167,21 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
     for (int j0 = 0; j0 < n; j0 += NB) {
         const int m = n - j0, nb = std::min(NB, m), rest = m - nb;
         const unsigned one_row = (m + 31) / 32 * 32, two_rows = ((m + 1) / 2 + 31) / 32 * 32;
-        if (p.base != nullptr) {
+        if (m > blocked_max_n) {
+            const smallla_status_t s = p.base != nullptr
+                                           ? launch_panel_cluster<T, NB, true>(ctx, routine, n, j0, a, p, info, batch)
+                                           : launch_panel_cluster<T, NB, false>(ctx, routine, n, j0, a, p, info, batch);
+            if (s != SMALLLA_SUCCESS) return s;
+        } else if (p.base != nullptr) {
             if (m <= panel_threads_max) getrf_panel<T, NB, 1, true><<<batch, one_row, 0, stream>>>(n, j0, a, p, info);
             else getrf_panel<T, NB, 2, true><<<batch, two_rows, 0, stream>>>(n, j0, a, p, info);
         } else {
             if (m <= panel_threads_max) getrf_panel<T, NB, 1, false><<<batch, one_row, 0, stream>>>(n, j0, a, p, info);
             else getrf_panel<T, NB, 2, false><<<batch, two_rows, 0, stream>>>(n, j0, a, p, info);
         }
-        if (p.base != nullptr || rest > 0) getrf_panel_apply<T, NB><<<batch, apply_threads, 0, stream>>>(n, j0, a, pc);
+        if (p.base != nullptr || rest > 0)
+            getrf_panel_apply<T, NB><<<dim3(batch, column_groups(n, 64, batch)), apply_threads, m * sizeof(int), stream>>>(
+                n, j0, a, pc);
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         if (rest == 0) break;
         const long long r1 = j0 + nb;  // A22 -= L21 U12: A22 at (r1, r1), L21 at (r1, j0), U12 at (j0, r1)
@@ -105,6 +191,28 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
             return s;
     }
     return SMALLLA_SUCCESS;
+}
+
+// getri_blocked's form for large orders: C = I, C = inv(L) C and C = inv(U) C by cuBLAS's TRSM (2 n^3 flops where the
+// blocked form's GEMMs take 4/3 n^3, but at TRSM's rate), then the same finish (a singular matrix: its factors).
+template <class T>
+smallla_status_t getri_large(context &ctx, const char *routine, int n, batch_ref<const T> a,
+                             const pivot_batch<const int> &ipiv, batch_ref<T> c, int *info, int batch, cublasHandle_t h,
+                             void **arrays) {
+    const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
+    const unsigned groups = column_groups(n, 32, batch);
+    getri_blocked_prepare<T><<<dim3(batch, groups), apply_threads, 0, stream>>>(n, a, c, info);
+    if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+    if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, n, a, c, batch, arrays);
+        s != SMALLLA_SUCCESS)
+        return s;
+    if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, n, n, a, c, batch, arrays);
+        s != SMALLLA_SUCCESS)
+        return s;
+    const size_t finish_bytes = finish_shared_bytes<T>(n);  // <= 32 KiB + 32 KiB at n = 8192
+    getri_blocked_finish<T><<<dim3(batch, groups), apply_threads, finish_bytes, stream>>>(n, finish_rows<T>(n), a,
+                                                                                         make_pivots_ref(ipiv), c, info);
+    return check_launch(ctx, routine);
 }
 
 // inv(A) from the factors into C (C must not overlap A), as xGETRI's result: C = I, C = inv(L) C, C = inv(U) C
@@ -123,10 +231,12 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
     const batch_ref<const T> a = make_batch_ref(A);
     const batch_ref<T> c = make_batch_ref(C);
     scratch arrays;  // pointer arrays for cuBLAS, unless the caller gives them (3 * batch pointers)
-    if ((A.is_pointer_array() || C.is_pointer_array()) && n > NB && given_arrays == nullptr)
+    const bool large_arrays = n > blocked_max_n && batch > trsm_loop_max;  // getri_large's TRSM over the batch
+    if ((A.is_pointer_array() || C.is_pointer_array() || large_arrays) && n > NB && given_arrays == nullptr)
         if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(void *)); s != SMALLLA_SUCCESS)
             return s;
     void **ptrs = given_arrays != nullptr ? given_arrays : static_cast<void **>(arrays.ptr);
+    if (n > blocked_max_n) return getri_large<T>(ctx, routine, n, a, ipiv, c, info, batch, h, ptrs);
     getri_blocked_prepare<T><<<batch, apply_threads, 0, stream>>>(n, a, c, info);
     for (int j0 = 0; j0 < n; j0 += NB) {  // C = inv(L) C
         const int nb = std::min(NB, n - j0), r1 = j0 + nb;
@@ -256,6 +366,49 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
             return s;
     }
     return SMALLLA_SUCCESS;
+}
+
+// getrs of large orders (the `large` family): B's rows interchanged (permute_rows) and two TRSMs by cuBLAS, in
+// xGETRS's order for each trans. The scratch: cuBLAS's pointer arrays when the TRSM runs over the batch.
+template <class T> smallla_status_t getrs_large(context &ctx, const char *routine, const getrs_args<T> &g) {
+    const int n = g.n, nrhs = g.nrhs, batch = g.batch;
+    if (n == 0 || nrhs == 0 || batch == 0) return SMALLLA_SUCCESS;
+    const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
+    cublasHandle_t h = nullptr;
+    if (smallla_status_t s = blas_on_stream(ctx, routine, h); s != SMALLLA_SUCCESS) return s;
+    const batch_ref<const T> a = make_batch_ref(g.A);
+    const batch_ref<T> x = make_batch_ref(g.B);
+    scratch arrays;
+    if (g.A.is_pointer_array() || g.B.is_pointer_array() || batch > trsm_loop_max)
+        if (smallla_status_t s = arrays.allocate(ctx, routine, 2 * (size_t)batch * sizeof(void *)); s != SMALLLA_SUCCESS)
+            return s;
+    void **ptrs = static_cast<void **>(arrays.ptr);
+    const size_t bytes = permute_rows_bytes<T>(n);
+    if (bytes > max_dynamic_shared_bytes(ctx)) return fail(&ctx, SMALLLA_INTERNAL_ERROR, std::string("smallla ") + routine + ": the row map does not fit");
+    if (bytes > 48 * 1024 &&
+        cudaFuncSetAttribute(permute_rows<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess)
+        return check_launch(ctx, routine);
+    const dim3 grid((unsigned)batch, (unsigned)std::max(1, std::min({nrhs, 65535, 1024 / std::max(1, batch)})));
+    const pivots_ref<const int> p = make_pivots_ref(g.ipiv);
+    const cublasOperation_t op =
+        g.trans == SMALLLA_OP_N ? CUBLAS_OP_N : g.trans == SMALLLA_OP_T ? CUBLAS_OP_T : CUBLAS_OP_C;
+    const bool pivoted = p.base != nullptr;  // NULL: factors of getrf without pivoting
+    if (op == CUBLAS_OP_N) {
+        if (pivoted) permute_rows<T><<<grid, apply_threads, bytes, stream>>>(n, nrhs, p, x, true);
+        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+        if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_LOWER, op, n, nrhs, a, x, batch, ptrs);
+            s != SMALLLA_SUCCESS)
+            return s;
+        return trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_UPPER, op, n, nrhs, a, x, batch, ptrs);
+    }
+    if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_UPPER, op, n, nrhs, a, x, batch, ptrs);
+        s != SMALLLA_SUCCESS)
+        return s;
+    if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_LOWER, op, n, nrhs, a, x, batch, ptrs);
+        s != SMALLLA_SUCCESS)
+        return s;
+    if (pivoted) permute_rows<T><<<grid, apply_threads, bytes, stream>>>(n, nrhs, p, x, false);
+    return check_launch(ctx, routine);
 }
 
 }  // namespace cuda

@@ -144,6 +144,8 @@ template <class T> smallla_status_t getrf_routed(context &ctx, const getrf_args<
         with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
     } else if (f == family::two_warps || f == family::blocked) {
         return getrf_above_registers<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
+    } else if (f == family::large) {
+        return getrf_blocked<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
 #if defined(SMALLLA_TUNING)
     } else if (f == family::vendor) {
         return getrf_vendor<T>(ctx, "getrf", a);
@@ -166,7 +168,7 @@ template <class T> smallla_status_t getri_routed(context &ctx, const getri_args<
         with_register_order(a.n, [&](auto N) { launch_getri_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
     } else if (f == family::columns) {
         launch_getri_columns<T>(a, stream_of(ctx));
-    } else if (f == family::blocked) {
+    } else if (f == family::blocked || f == family::large) {
         return getri_blocked<T>(ctx, "getri", a.n, a.A, a.ipiv, a.C, a.info, a.batch);
 #if defined(SMALLLA_TUNING)
     } else if (f == family::vendor) {
@@ -190,7 +192,7 @@ template <class T> smallla_status_t matinv_routed(context &ctx, const matinv_arg
         with_register_order(a.n, [&](auto N) { launch_matinv_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
     } else if (f == family::columns) {
         return matinv_by_columns<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
-    } else if (f == family::blocked) {
+    } else if (f == family::blocked || f == family::large) {
         return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
 #if defined(SMALLLA_TUNING)
     } else if (f == family::vendor) {
@@ -212,6 +214,8 @@ template <class T> smallla_status_t getrs_routed(context &ctx, const getrs_args<
     if (register_family(f)) {
         if (a.n > register_max_n) return no_kernel(ctx, "getrs", a.n);
         with_register_order(a.n, [&](auto N) { launch_getrs_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
+    } else if (f == family::large) {
+        return getrs_large<T>(ctx, "getrs", a);
 #if defined(SMALLLA_TUNING)
     } else if (f == family::vendor) {
         return getrs_vendor<T>(ctx, "getrs", a);

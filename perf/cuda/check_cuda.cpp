@@ -1014,7 +1014,7 @@ void run_large(smallla_handle_t hh, smallla_handle_t hc) {
     // Orders beyond 256 at batches of 1-3: d and z at 300, 520, 600 and 1100, s at 300, c at 600; d getrf (with
     // pivoting) at 2100, one matrix. Each order has a NaN, a zero column and ties on the vendor route (300: the NaN
     // alone, then a zero column and ties in column 0; the blocked route's 3 matrices a later tie, kind 4 and random),
-    // and kind 4 (ratios without pivoting) at 520 and 600. The host's time, estimated: the ratios about 2.0e10 long
+    // and kind 4 (ratios without pivoting) at 520 and 600; d getrf at 4200. The host's time, estimated: the ratios about 2.0e10 long
     // double multiply-adds in complex and 2.4e10 in real arithmetic (one core: ~1 minute; 16 cores: a few seconds),
     // the host backend's getrf ~5 s.
     const std::vector<std::vector<int>> k300 = {{3}, {2, 1}, {5, 4, 0}}, k520 = {{4}, {2}, {3, 5}},
@@ -1030,6 +1030,8 @@ void run_large(smallla_handle_t hh, smallla_handle_t hc) {
     large_order<double>(hh, hc, 1100, k1100);
     large_order<smallla_complex_double>(hh, hc, 1100, k1100);
     large_order<double>(hh, hc, 2100, {{5}}, true);
+    // A panel over a cluster of 9 blocks (more than 8: the non-portable cluster size), one matrix with a later tie.
+    large_order<double>(hh, hc, 4200, {{5}}, true);
     std::printf("--large: %.0f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 

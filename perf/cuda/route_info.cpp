@@ -18,15 +18,14 @@ int main(int argc, char **argv) {
         if (std::strcmp(argv[i], "--max-n") == 0) max_n = std::atoi(argv[i + 1]);
         else if (std::strcmp(argv[i], "--batch") == 0) batch = std::atoll(argv[i + 1]);
     }
-    static const char *routines[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv"};
-    static const char *families[] = {"thread",    "lane",    "lane_rolled", "two_rows",  "prefetch",
-                                     "two_warps", "columns", "blocked",     "one_block", "vendor"};
-    for (int r = 0; r < 5; ++r)
+    const auto &routines = routine_names;
+    const auto &families = family_names;
+    for (int r = 0; r < routine_count; ++r)
         for (const char *p = "sdcz"; *p; ++p)
             for (int n = 1; n <= max_n; ++n) {
                 std::printf("%s %c %d exists=", routines[r], *p, n);
                 bool first = true;
-                for (int f = 0; f < 10; ++f)
+                for (int f = 0; f < family_count; ++f)
                     if (family_exists(static_cast<routine>(r), static_cast<family>(f), *p, n)) {
                         std::printf("%s%s", first ? "" : ",", families[f]);
                         first = false;

@@ -31,7 +31,8 @@ PRECISIONS = "sdcz"
 OP_ROUTINE = {"getrf": "getrf", "getrf_nopiv": "getrf_nopiv", "getrs": "getrs", "getri": "getri", "matinv": "matinv"}
 FAMILY_WORDS = {"thread": "thread per matrix", "lane": "row per lane", "lane_rolled": "row per lane (rolled)",
                 "two_rows": "two rows per lane", "prefetch": "row per lane (persistent)", "two_warps": "two warps",
-                "columns": "by columns", "blocked": "blocked", "one_block": "one block", "vendor": "cuSOLVER"}
+                "columns": "by columns", "blocked": "blocked", "large": "large-order blocked",
+                "one_block": "one block", "vendor": "cuSOLVER"}
 ROUTE = re.compile(r"^SMALLLA_ROUTE\((\w+),\s*(\w+),\s*(\d+),\s*(\d+),\s*(\d+),\s*(\w+)\)")
 BIG = 2147483647
 DOC_ORDERS = 512  # orders shown one by one; beyond, the table's large-order lines
@@ -84,8 +85,18 @@ def doc_block(table):
         for p in PRECISIONS:
             fam = [None] + [find_route(routes, r, p, n, 10 ** 9) for n in range(1, DOC_ORDERS + 1)]
             cells = ["%s %s" % (span(a, b), FAMILY_WORDS[f]) for (a, b, f) in ranges(fam)]
-            beyond = find_route(routes, r, p, DOC_ORDERS + 1, 10 ** 9)
-            cells.append("%d+ %s" % (DOC_ORDERS + 1, FAMILY_WORDS[beyond]))
+            # Beyond DOC_ORDERS: one cell per stretch between the table's bounds there.
+            starts = sorted({DOC_ORDERS + 1} | {n0 for (_, _, n0, _, _, _) in routes if n0 > DOC_ORDERS + 1} |
+                            {n1 + 1 for (_, _, _, n1, _, _) in routes if DOC_ORDERS < n1 < BIG})
+            beyond = []
+            for i, a in enumerate(starts):
+                b = starts[i + 1] - 1 if i + 1 < len(starts) else BIG
+                f = find_route(routes, r, p, a, 10 ** 9)
+                if beyond and beyond[-1][2] == f:
+                    beyond[-1] = (beyond[-1][0], b, f)
+                else:
+                    beyond.append((a, b, f))
+            cells += ["%s %s" % (span(a, b), FAMILY_WORDS[f]) for (a, b, f) in beyond]
             out.append("| %s | %s | %s |" % (r, p, ", ".join(cells)))
     for (er, ep, n0, n1, b, f) in routes:
         if b:

@@ -67,10 +67,10 @@ fi
 
 # The large cases (about 10 GB of host and of device memory): matinv's blocked path over more than 2 GiB of
 # matrices (its chunk loop), getrs over 200,000 matrices (its persistent form steps each warp through many), and
-# orders 300-2100 at batches of 1-3 (the vendor route: cuSOLVER per matrix; zero columns, NaN and exact pivot ties).
+# orders 300-4200 at batches of 1-3 (the blocked and large families; zero columns, NaN and exact pivot ties).
 if [ "$part" = all ] || [ "$part" = large ]; then
     if [ -x "$stage/bin/smallla-check-cuda" ]; then
-        run_one "smallla-check-cuda --large (matinv d n = 256 over 2.25 GiB; getrs d, z n = 20, 32 over 200,000; n = 300-2100 at batches of 1-3)" \
+        run_one "smallla-check-cuda --large (matinv d n = 256 over 2.25 GiB; getrs d, z n = 20, 32 over 200,000; n = 300-4200 at batches of 1-3)" \
             "$out/check-large.log" "$stage/bin/smallla-check-cuda" --large
     else
         note "FAIL    smallla-check-cuda not staged: the large cases NOT run"
@@ -79,7 +79,7 @@ if [ "$part" = all ] || [ "$part" = large ]; then
 fi
 
 # Sanitizers on a small sweep of the CUDA backend (every kernel family: thread-per-matrix, lane-per-row,
-# getri by columns, one block per matrix, blocked with cuBLAS).
+# getri by columns, one block per matrix, blocked with cuBLAS), and on one large order.
 if [ "$part" = tests ] || [ "$part" = large ]; then
     note "sanitizers not run in this part (run PART sanitizers as well)"
 elif command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-check-cuda" ]; then
@@ -88,6 +88,11 @@ elif command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-ch
         compute-sanitizer --tool memcheck --error-exitcode 99 "$stage/bin/smallla-check-cuda" $small
     run_one "racecheck smallla-check-cuda" "$out/racecheck.log" \
         compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-check-cuda" $small
+    # The large family (panels over a thread-block cluster, cuBLAS's TRSM) on a reduced case: order 600.
+    run_one "memcheck smallla-check-cuda 600" "$out/memcheck-600.log" \
+        compute-sanitizer --tool memcheck --error-exitcode 99 "$stage/bin/smallla-check-cuda" 600
+    run_one "racecheck smallla-check-cuda 600" "$out/racecheck-600.log" \
+        compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-check-cuda" 600
 else
     note "compute-sanitizer not found: sanitizers NOT run"
     failed=$((failed + 1))

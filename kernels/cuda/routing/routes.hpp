@@ -22,10 +22,19 @@ enum class family : unsigned char {
     two_warps,    // getrf: a row per thread over two warps (lu_two_warps.cu), n = 33-64
     columns,      // getri: a thread per column of the inverse (getri_columns.cuh), n = 21-64; matinv: getrf, then it
     blocked,      // panels and cuBLAS's batched GEMM (lu_blocked.cuh), n <= 512
+    large,        // the blocked LU with each panel over a thread-block cluster (sm_90 only) and cuBLAS's TRSM for
+                  // getri and getrs (lu_blocked.cuh), n <= 8192
     one_block,    // one thread block per matrix (lu_general.cuh; getrs: a warp per right-hand side), any n
     vendor,       // cuSOLVER's single-matrix routines on each matrix: measurement builds only (its pivots are not
                   // LAPACK's on exact ties and NaN; perf/NOTES.md, "Large orders")
 };
+// The families' names, in the enum's order (SMALLLA_ROUTE's overrides, smallla-route-info).
+constexpr const char *family_names[] = {"thread",    "lane",    "lane_rolled", "two_rows", "prefetch",  "two_warps",
+                                        "columns",   "blocked", "large",       "one_block", "vendor"};
+constexpr int family_count = sizeof(family_names) / sizeof(family_names[0]);
+static_assert(family_count == (int)family::vendor + 1, "family_names must name every family");
+constexpr const char *routine_names[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv"};
+constexpr int routine_count = sizeof(routine_names) / sizeof(routine_names[0]);
 
 // Where each family exists (its kernels compile without spilling, or its algorithm applies): the orders a
 // table may route to it. Thread kernels: their getrf, matinv and getrs fit in 255 registers up to these orders
@@ -37,6 +46,7 @@ constexpr int columns_min_order = 21, columns_step = 4;
 constexpr int columns_max_order(char p) { return p == 'z' ? 48 : 64; }
 constexpr int two_warps_min_order = 33, two_warps_max_order = 64;
 constexpr int blocked_max_order = 512;
+constexpr int large_max_order = 8192;  // a panel's rows in one cluster of 16 blocks (lu_blocked.cuh)
 constexpr bool two_rows_exist(char p, int n) { return (n >= 17 && n <= 20 && p != 'z') || (p == 's' && (n == 11 || n == 12)); }
 constexpr bool family_exists(routine r, family f, char p, int n) {
     const bool factor = r == routine::getrf || r == routine::getrf_nopiv;
@@ -50,6 +60,7 @@ constexpr bool family_exists(routine r, family f, char p, int n) {
     case family::columns:
         return (r == routine::getri || r == routine::matinv) && n >= columns_min_order && n <= columns_max_order(p);
     case family::blocked: return r != routine::getrs && n >= 1 && n <= blocked_max_order;
+    case family::large: return n >= 1 && n <= large_max_order;
     case family::one_block: return n >= 1;
 #if defined(SMALLLA_TUNING)
     case family::vendor: return n >= 1;  // a measurement build's (lib/cuda/vendor.cuh: not LAPACK's pivots on ties)
