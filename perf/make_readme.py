@@ -23,6 +23,7 @@ CURRENT_GPU_TESTS = [  # the GPU suite's records of that library (newest first)
 ]
 CURRENT_GPU_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code, clocks as found"
 CURRENT_HOST = "results/2026-11-22-host-5716fd9.csv"  # smallla-bench-host against a loop of LAPACK calls
+CURRENT_GPU_GRID = "results/2026-11-25-h100-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_HOST_MACHINE = "the development machine (x86-64, CPU model not recorded)"
 CURRENT_HOST_CODE = "d550f14"  # the commit that holds the measured host kernels (unchanged since)
 # ---------------------------------------------------------------------------------------------------------------
@@ -164,6 +165,25 @@ def host_table(rows):
     return out
 
 
+def grid_table(rows):
+    """Per op and precision, smallla's time over the best vendor route's at each (n, batch) of the grid."""
+    out = []
+    batches = sorted({int(r["batch"]) for r in rows})
+    out.append("| op | prec | n | " + " | ".join("batch %d" % b for b in batches) + " |")
+    out.append("|---|---|---|" + "---|" * len(batches))
+    keys = sorted({(r["op"], r["prec"], int(r["n"])) for r in rows},
+                  key=lambda k: ([op for op, _ in OPS].index(k[0]) if k[0] in [op for op, _ in OPS] else 99,
+                                 PRECS.index(k[1]), k[2]))
+    cell = {(r["op"], r["prec"], int(r["n"]), int(r["batch"])): float(r["ratio"]) for r in rows}
+    for op, prec, n in keys:
+        vals = []
+        for b in batches:
+            v = cell.get((op, prec, n, b))
+            vals.append("" if v is None else ("**%.2f**" % v if v > 1.0 else "%.2f" % v))
+        out.append("| %s | %s | %d | %s |" % (op, prec, n, " | ".join(vals)))
+    return out
+
+
 def tests_summary(rel):
     """Each part's 'total:' line of a GPU suite record (run_gpu_suite.sh), e.g. 'tests 13 passed, 0 failed, ...'."""
     try:
@@ -247,6 +267,15 @@ def generate():
         ", ".join("{:,}".format(b) for b in million_batch), link(CURRENT_GPU_MILLION), million_ns.replace(",", ", ")))
     w("")
     out += million_table(million)
+    w("")
+    grid = read_csv(CURRENT_GPU_GRID)
+    w("## GPU: few matrices and large orders, against every vendor route")
+    w("")
+    w("smallla's time over the best of cuBLAS's batched routine (n <= 512), cuSOLVER's single-matrix routine looped")
+    w("over the batch on one stream and on four (%s; below 1: smallla faster, bold: slower). getrs is getrf + getrs" % link(CURRENT_GPU_GRID))
+    w("with one right-hand side; matinv's cuSOLVER anchor is getrf + getrs on the identity. The median of 3 runs.")
+    w("")
+    out += grid_table(grid)
     w("")
     w("## Host: speed-up over a loop of LAPACK calls")
     w("")

@@ -146,24 +146,47 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
 
 // ---- 1b. a panel taller than one block's registers: spread over a thread-block cluster (sm_90) ------------------
 // The same steps as getrf_panel, the panel's rows dealt to the cluster's blocks (block q, thread t holds rows
-// q * blockDim.x + t + r * (blocks * blockDim.x)). Each step has one cluster barrier: every warp publishes its best
-// candidate (key, position, and its row's values right of the step) in its block's shared memory, the barrier,
-// then every warp reads all the cluster's candidates (distributed shared memory) and reduces them the same way,
-// so every block agrees on the pivot; the threads below nb copy the pivot row. Candidates alternate between two
-// slots by step parity: a slot is written again only after the next barrier, which no block passes before all
-// have read it. Without pivoting the candidate is the row at position k.
+// q * blockDim.x + t + r * (blocks * blockDim.x)). Each step has one block barrier and one cluster barrier: the
+// block's best candidate (key, position and its row right of the step) is pushed into every block's shared memory
+// (distributed shared memory stores, which the cluster barrier completes), so that after the barrier each block
+// reduces the cluster's candidates from its own shared memory, the same way everywhere, and reads the pivot row
+// there. Candidates alternate between two slots by step parity: a block's slot is written again only after the
+// next cluster barrier, which no block passes before all have read it. Without pivoting the candidate is the row at
+// position k.
 constexpr int cluster_blocks_max = 16;  // H100's largest cluster (non-portable beyond 8)
+// The large orders' outer block: panels of NB columns update only the outer block's columns, then its U12 (cuBLAS's
+// TRSM) and one GEMM of depth large_outer_width update the rest, a quarter of the traffic of rank-32 updates.
+constexpr int large_outer_width = 128;
 constexpr int large_max_n = cluster_blocks_max * blocked_max_n;
+// The best (key, position) of the pairs that lanes 0..Lanes-1 hold (Lanes a power of two <= 32; other lanes hold
+// key 0, position INT_MAX), with the lane that held it, in every lane of the warp.
+template <int Lanes>
+__device__ __forceinline__ void best_of_lanes(unsigned long long &key, int &where, int &from) {
+#pragma unroll
+    for (int off = Lanes / 2; off > 0; off >>= 1) {
+        const unsigned long long ok = __shfl_xor_sync(0xffffffffu, key, off);
+        const int ow = __shfl_xor_sync(0xffffffffu, where, off);
+        const int of = __shfl_xor_sync(0xffffffffu, from, off);
+        if (pivot_better(ok, ow, key, where)) { key = ok; where = ow; from = of; }
+    }
+    if constexpr (Lanes < 32) {
+        key = __shfl_sync(0xffffffffu, key, 0);
+        where = __shfl_sync(0xffffffffu, where, 0);
+        from = __shfl_sync(0xffffffffu, from, 0);
+    }
+}
 template <class T, int NB, bool Pivot>
 __global__ void __launch_bounds__(panel_threads_max)
 getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     namespace cg = cooperative_groups;
-    constexpr int R = panel_rows_per_thread_max, W = panel_threads_max / 32;
-    __shared__ T cand_row[2][W][NB];
-    __shared__ unsigned long long cand_key[2][W];
-    __shared__ int cand_pos[2][W];
-    __shared__ T prow_slots[2][NB];
+    constexpr int R = panel_rows_per_thread_max, W = panel_threads_max / 32, Q = cluster_blocks_max;
+    __shared__ T warp_row[2][W][NB];  // each warp's best row, this block's
+    __shared__ unsigned long long warp_key[2][W];
+    __shared__ int warp_pos[2][W];
+    __shared__ T block_row[2][Q][NB];  // each block's best row, pushed here by that block
+    __shared__ unsigned long long block_key[2][Q];
+    __shared__ int block_pos[2][Q];
     cg::cluster_group cluster = cg::this_cluster();
     const int rank = (int)cluster.block_rank(), blocks = (int)cluster.num_blocks();
     const long long b = blockIdx.y;
@@ -193,49 +216,44 @@ getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info)
         if (k >= nb) break;
         const int slot = k & 1;
         unsigned long long key = 0ull;
-        int where = INT_MAX;
+        int where = INT_MAX, from = 0;
 #pragma unroll
         for (int r = 0; r < R; ++r) {
             const unsigned long long kr = search ? pivot_key(abs1(a[r][k]), valid[r] && pos[r] >= k, pos[r] == k)
                                                  : (valid[r] && pos[r] == k ? 1ull : 0ull);
             if (pivot_better(kr, pos[r], key, where)) { key = kr; where = pos[r]; }
         }
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) {
-            const unsigned long long ok = __shfl_xor_sync(0xffffffffu, key, off);
-            const int ow = __shfl_xor_sync(0xffffffffu, where, off);
-            if (pivot_better(ok, ow, key, where)) { key = ok; where = ow; }
-        }
-        if (lane == 0) { cand_key[slot][warp] = key; cand_pos[slot][warp] = where; }
+        best_of_lanes<32>(key, where, from);
+        if (lane == 0) { warp_key[slot][warp] = key; warp_pos[slot][warp] = where; }
 #pragma unroll
         for (int r = 0; r < R; ++r)
             if (valid[r] && pos[r] == where) {
 #pragma unroll
                 for (int j = 0; j < NB; ++j)
-                    if (j >= k) cand_row[slot][warp][j] = a[r][j];
+                    if (j >= k) warp_row[slot][warp][j] = a[r][j];
             }
-        cluster.sync();
-        // Every warp: the cluster's blocks * warps candidates, a few per lane, then across lanes.
-        key = 0ull;
-        where = INT_MAX;
-        int from = 0;  // block * W + warp of the best candidate
-        for (int c = lane; c < blocks * warps; c += 32) {
-            const int q = c / warps, w = c % warps;
-            const unsigned long long ck = cluster.map_shared_rank(&cand_key[slot][0], q)[w];
-            const int cp = cluster.map_shared_rank(&cand_pos[slot][0], q)[w];
-            if (pivot_better(ck, cp, key, where)) { key = ck; where = cp; from = c; }
-        }
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) {
-            const unsigned long long ok = __shfl_xor_sync(0xffffffffu, key, off);
-            const int ow = __shfl_xor_sync(0xffffffffu, where, off);
-            const int of = __shfl_xor_sync(0xffffffffu, from, off);
-            if (pivot_better(ok, ow, key, where)) { key = ok; where = ow; from = of; }
-        }
-        const int ppos = where;
-        T *const prow = prow_slots[slot];
-        if (tid >= k && tid < NB) prow[tid] = cluster.map_shared_rank(&cand_row[slot][0][0], from / warps)[(from % warps) * NB + tid];
         __syncthreads();
+        // The block's best (every warp alike), pushed to every block of the cluster.
+        key = lane < warps ? warp_key[slot][lane] : 0ull;
+        where = lane < warps ? warp_pos[slot][lane] : INT_MAX;
+        from = lane;
+        best_of_lanes<W>(key, where, from);
+        for (int e = tid; e < blocks * NB; e += blockDim.x) {
+            const int q = e / NB, j = e % NB;
+            if (j >= k) cluster.map_shared_rank(&block_row[slot][rank][0], q)[j] = warp_row[slot][from][j];
+        }
+        if (tid < blocks) {
+            *cluster.map_shared_rank(&block_key[slot][rank], tid) = key;
+            *cluster.map_shared_rank(&block_pos[slot][rank], tid) = where;
+        }
+        cluster.sync();
+        // The cluster's best, from this block's copy of every block's candidate.
+        key = lane < blocks ? block_key[slot][lane] : 0ull;
+        where = lane < blocks ? block_pos[slot][lane] : INT_MAX;
+        from = lane;
+        best_of_lanes<Q>(key, where, from);
+        const int ppos = where;
+        const T *const prow = block_row[slot][from];
         const pivot_scaler<T> s(prow[k]);
         if (s.zero && local_info == 0) local_info = k + 1;
 #pragma unroll
@@ -263,7 +281,7 @@ getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info)
         if (j0 == 0) info[b] = local_info;
         else if (local_info != 0 && info[b] == 0) info[b] = j0 + local_info;
     }
-    cluster.sync();  // no block leaves while another may still read its candidates
+    cluster.sync();  // no block leaves while another may still write into its shared memory
 #else
     __trap();  // routed only on sm_90 (routing/sm90.def)
 #endif
@@ -276,10 +294,11 @@ getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info)
 // column: the one of row j0+l and the one of the pivot row taken at step l, all reads before all writes.
 // Right of the panel, row j0+l then takes part in the forward substitution with unit-lower L11.
 // Blocks: blockIdx.x the matrix, blockIdx.y one of gridDim.y groups of columns (1 up to blocked_max_n); dynamic
-// shared memory: m ints (the row map).
+// shared memory: m ints (the row map). The substitution stops at column solve_end (n, or the end of the large
+// orders' outer block, whose U12 is cuBLAS's TRSM); the interchanges take every column.
 template <class T, int NB>
 __global__ void __launch_bounds__(apply_threads)
-getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P) {
+getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P, int solve_end) {
     __shared__ T L[NB][NB + 1];
     extern __shared__ int source[];
     const long long b = blockIdx.x;
@@ -318,7 +337,8 @@ getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P) {
     }
 
     // Without pivoting only the columns right of the panel change.
-    for (int c = (piv ? 0 : j0) + (int)blockIdx.y * warps + warp; c < n - nb; c += (int)gridDim.y * warps) {
+    const int c_end = piv ? n - nb : solve_end - nb;
+    for (int c = (piv ? 0 : j0) + (int)blockIdx.y * warps + warp; c < c_end; c += (int)gridDim.y * warps) {
         const int col = c < j0 ? c : c + nb;
         T *const x = top + (long long)col * ld;
         T v0 = T(R_t(0)), v1 = T(R_t(0));
@@ -326,7 +346,7 @@ getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P) {
         if (has_low) v1 = x[src1];
         __syncwarp();
         if (has_low) x[dst1] = v1;
-        if (col > j0) {
+        if (col > j0 && col < solve_end) {
 #pragma unroll
             for (int k = 0; k < NB - 1; ++k) {
                 const T vk = shfl(0xffffffffu, v0, k);
@@ -590,7 +610,7 @@ permute_rows(int n, int nrhs, pivots_ref<const int> P, batch_ref<T> B, bool forw
 }
 
 // matinv's copy of A into C, matrix by matrix: C is the packed workspace, or the output where getri by
-// columns finishes in place (skipped where C is A).
+// columns finishes in place (skipped where C is A). Blocks: blockIdx.x the matrix, blockIdx.y a group of columns.
 template <class T>
 __global__ void __launch_bounds__(apply_threads)
 copy_unless_same(int n, batch_ref<const T> A, batch_ref<T> C) {
@@ -598,7 +618,8 @@ copy_unless_same(int n, batch_ref<const T> A, batch_ref<T> C) {
     const T *a = A[b];
     T *c = C[b];
     if (static_cast<const void *>(a) == static_cast<const void *>(c) && A.ld == C.ld) return;
-    for (int j = threadIdx.x / 32; j < n; j += blockDim.x / 32)
+    const int warps = blockDim.x / 32;
+    for (int j = (int)blockIdx.y * warps + threadIdx.x / 32; j < n; j += (int)gridDim.y * warps)
         for (int i = threadIdx.x % 32; i < n; i += 32) c[i + (long long)j * C.ld] = a[i + (long long)j * A.ld];
 }
 

@@ -102,10 +102,11 @@ smallla_status_t launch_panel_cluster(context &ctx, const char *routine, int n, 
 // TRSM: called per matrix for a few strided matrices, else the pointer-array TRSM over the batch, its arrays
 // (2 * batch pointers) written into `arrays`.
 constexpr int trsm_loop_max = 16;
+// (ar, ac) and (xr, xc): where T and X start in their matrices.
 template <class T>
 smallla_status_t trsm_left(context &ctx, const char *routine, cublasHandle_t h, cublasFillMode_t uplo,
                            cublasOperation_t op, int n, int nrhs, batch_ref<const T> a, batch_ref<T> x, int batch,
-                           void **arrays) {
+                           void **arrays, long long ar = 0, long long ac = 0, long long xr = 0, long long xc = 0) {
     using B = typename blas_types<T>::B;
     if (n <= 0 || nrhs <= 0 || batch <= 0) return SMALLLA_SUCCESS;
     const B one = blas_types<T>::one();
@@ -114,8 +115,9 @@ smallla_status_t trsm_left(context &ctx, const char *routine, cublasHandle_t h, 
         for (int b = 0; b < batch; ++b)
             if (smallla_status_t s = check_blas(ctx, routine,
                                                 blas_trsm(h, uplo, op, diag, n, nrhs, &one,
-                                                          reinterpret_cast<const B *>(a.base + b * a.stride), a.ld,
-                                                          reinterpret_cast<B *>(x.base + b * x.stride), x.ld));
+                                                          reinterpret_cast<const B *>(a.base + b * a.stride + ar + ac * a.ld),
+                                                          a.ld, reinterpret_cast<B *>(x.base + b * x.stride + xr + xc * x.ld),
+                                                          x.ld));
                 s != SMALLLA_SUCCESS)
                 return s;
         return SMALLLA_SUCCESS;
@@ -123,8 +125,8 @@ smallla_status_t trsm_left(context &ctx, const char *routine, cublasHandle_t h, 
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
     const T **pa = static_cast<const T **>(static_cast<void *>(arrays));
     T **px = static_cast<T **>(static_cast<void *>(arrays)) + batch;
-    element_pointers<const T><<<grid_for(batch, 256), 256, 0, stream>>>(a, 0, 0, batch, pa);
-    element_pointers<T><<<grid_for(batch, 256), 256, 0, stream>>>(x, 0, 0, batch, px);
+    element_pointers<const T><<<grid_for(batch, 256), 256, 0, stream>>>(a, ar, ac, batch, pa);
+    element_pointers<T><<<grid_for(batch, 256), 256, 0, stream>>>(x, xr, xc, batch, px);
     if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
     return check_blas(ctx, routine,
                       blas_trsm_pointers(h, uplo, op, diag, n, nrhs, &one, reinterpret_cast<const B *const *>(pa),
@@ -159,41 +161,60 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
     const pivots_ref<int> p = make_pivots_ref(ipiv);
     const pivots_ref<const int> pc{p.base, p.stride};
     const long long ld = A.ld;
-    scratch arrays;  // pointer arrays for cuBLAS when the batch is one, unless the caller gives them
-    if (A.is_pointer_array() && n > NB && given_arrays == nullptr)
+    // Large orders work in outer blocks of large_outer_width columns (lu_blocked.cuh); up to blocked_max_n the outer
+    // block is the whole matrix.
+    const int OB = n > blocked_max_n ? large_outer_width : n;
+    scratch arrays;  // pointer arrays for cuBLAS when the batch is one (or the outer TRSM's), unless given
+    const bool need_arrays = A.is_pointer_array() || (OB < n && batch > trsm_loop_max);
+    if (need_arrays && n > NB && given_arrays == nullptr)
         if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(T *)); s != SMALLLA_SUCCESS)
             return s;
     void **ptrs = given_arrays != nullptr ? given_arrays : static_cast<void **>(arrays.ptr);
-    for (int j0 = 0; j0 < n; j0 += NB) {
-        const int m = n - j0, nb = std::min(NB, m), rest = m - nb;
-        const unsigned one_row = (m + 31) / 32 * 32, two_rows = ((m + 1) / 2 + 31) / 32 * 32;
-        if (m > blocked_max_n) {
-            const smallla_status_t s = p.base != nullptr
-                                           ? launch_panel_cluster<T, NB, true>(ctx, routine, n, j0, a, p, info, batch)
-                                           : launch_panel_cluster<T, NB, false>(ctx, routine, n, j0, a, p, info, batch);
-            if (s != SMALLLA_SUCCESS) return s;
-        } else if (p.base != nullptr) {
-            if (m <= panel_threads_max) getrf_panel<T, NB, 1, true><<<batch, one_row, 0, stream>>>(n, j0, a, p, info);
-            else getrf_panel<T, NB, 2, true><<<batch, two_rows, 0, stream>>>(n, j0, a, p, info);
-        } else {
-            if (m <= panel_threads_max) getrf_panel<T, NB, 1, false><<<batch, one_row, 0, stream>>>(n, j0, a, p, info);
-            else getrf_panel<T, NB, 2, false><<<batch, two_rows, 0, stream>>>(n, j0, a, p, info);
+    for (int J0 = 0; J0 < n; J0 += OB) {
+        const int J1 = std::min(n, J0 + OB);
+        for (int j0 = J0; j0 < J1; j0 += NB) {
+            const int m = n - j0, nb = std::min(NB, m), rest = m - nb, cols = J1 - j0 - nb;
+            const unsigned one_row = (m + 31) / 32 * 32, two_rows = ((m + 1) / 2 + 31) / 32 * 32;
+            if (m > blocked_max_n) {
+                const smallla_status_t s = p.base != nullptr
+                                               ? launch_panel_cluster<T, NB, true>(ctx, routine, n, j0, a, p, info, batch)
+                                               : launch_panel_cluster<T, NB, false>(ctx, routine, n, j0, a, p, info, batch);
+                if (s != SMALLLA_SUCCESS) return s;
+            } else if (p.base != nullptr) {
+                if (m <= panel_threads_max) getrf_panel<T, NB, 1, true><<<batch, one_row, 0, stream>>>(n, j0, a, p, info);
+                else getrf_panel<T, NB, 2, true><<<batch, two_rows, 0, stream>>>(n, j0, a, p, info);
+            } else {
+                if (m <= panel_threads_max) getrf_panel<T, NB, 1, false><<<batch, one_row, 0, stream>>>(n, j0, a, p, info);
+                else getrf_panel<T, NB, 2, false><<<batch, two_rows, 0, stream>>>(n, j0, a, p, info);
+            }
+            if (p.base != nullptr || rest > 0)
+                getrf_panel_apply<T, NB><<<dim3(batch, column_groups(n, 64, batch)), apply_threads, m * sizeof(int), stream>>>(
+                    n, j0, a, pc, J1);
+            if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+            if (rest == 0) break;
+            // A22 -= L21 U12 within the outer block: A22 at (r1, r1), L21 at (r1, j0), U12 at (j0, r1)
+            const long long r1 = j0 + nb;
+            if (smallla_status_t s = gemm_minus<T>(ctx, routine, h, rest, cols, nb, as_const(a), r1, j0, as_const(a), j0,
+                                                   r1, a, r1, r1, batch, ptrs);
+                s != SMALLLA_SUCCESS)
+                return s;
         }
-        if (p.base != nullptr || rest > 0)
-            getrf_panel_apply<T, NB><<<dim3(batch, column_groups(n, 64, batch)), apply_threads, m * sizeof(int), stream>>>(
-                n, j0, a, pc);
-        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
-        if (rest == 0) break;
-        const long long r1 = j0 + nb;  // A22 -= L21 U12: A22 at (r1, r1), L21 at (r1, j0), U12 at (j0, r1)
-        if (smallla_status_t s = gemm_minus<T>(ctx, routine, h, rest, rest, nb, as_const(a), r1, j0, as_const(a), j0,
-                                               r1, a, r1, r1, batch, ptrs);
+        if (J1 == n) break;
+        // The rest right of the outer block: U12 = inv(L11) A12 (rows J0..J1), then A22 -= L21 U12 of depth J1 - J0.
+        if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, J1 - J0, n - J1,
+                                              as_const(a), a, batch, ptrs, J0, J0, J0, J1);
+            s != SMALLLA_SUCCESS)
+            return s;
+        if (smallla_status_t s = gemm_minus<T>(ctx, routine, h, n - J1, n - J1, J1 - J0, as_const(a), J1, J0, as_const(a),
+                                               J0, J1, a, J1, J1, batch, ptrs);
             s != SMALLLA_SUCCESS)
             return s;
     }
     return SMALLLA_SUCCESS;
 }
 
-// getri_blocked's form for large orders: C = I, C = inv(L) C and C = inv(U) C by cuBLAS's TRSM (2 n^3 flops where the
+// getri_blocked's form for large orders (and the large family's at any order: a few matrices, where one block per
+// matrix for the diagonal blocks leaves the GPU idle): C = I, C = inv(L) C and C = inv(U) C by cuBLAS's TRSM (2 n^3 flops where the
 // blocked form's GEMMs take 4/3 n^3, but at TRSM's rate), then the same finish (a singular matrix: its factors).
 template <class T>
 smallla_status_t getri_large(context &ctx, const char *routine, int n, batch_ref<const T> a,
@@ -223,7 +244,7 @@ smallla_status_t getri_large(context &ctx, const char *routine, int n, batch_ref
 template <class T>
 smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const matrix_batch<const T> &A,
                                const pivot_batch<const int> &ipiv, const matrix_batch<T> &C, int *info, int batch,
-                               void **given_arrays = nullptr) {
+                               void **given_arrays = nullptr, bool by_trsm = false) {
     constexpr int NB = panel_width<T>();
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
     cublasHandle_t h = nullptr;
@@ -231,12 +252,13 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
     const batch_ref<const T> a = make_batch_ref(A);
     const batch_ref<T> c = make_batch_ref(C);
     scratch arrays;  // pointer arrays for cuBLAS, unless the caller gives them (3 * batch pointers)
-    const bool large_arrays = n > blocked_max_n && batch > trsm_loop_max;  // getri_large's TRSM over the batch
+    by_trsm = by_trsm || n > blocked_max_n;  // getri_large: the large family's form
+    const bool large_arrays = by_trsm && batch > trsm_loop_max;  // its TRSM over the batch
     if ((A.is_pointer_array() || C.is_pointer_array() || large_arrays) && n > NB && given_arrays == nullptr)
         if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(void *)); s != SMALLLA_SUCCESS)
             return s;
     void **ptrs = given_arrays != nullptr ? given_arrays : static_cast<void **>(arrays.ptr);
-    if (n > blocked_max_n) return getri_large<T>(ctx, routine, n, a, ipiv, c, info, batch, h, ptrs);
+    if (by_trsm) return getri_large<T>(ctx, routine, n, a, ipiv, c, info, batch, h, ptrs);
     getri_blocked_prepare<T><<<batch, apply_threads, 0, stream>>>(n, a, c, info);
     for (int j0 = 0; j0 < n; j0 += NB) {  // C = inv(L) C
         const int nb = std::min(NB, n - j0), r1 = j0 + nb;
@@ -319,7 +341,7 @@ smallla_status_t matinv_by_columns(context &ctx, const char *routine, int n, con
 // that cannot get it writes nothing.
 template <class T>
 smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const matrix_batch<const T> &A,
-                                const matrix_batch<T> &C, int *info, int batch) {
+                                const matrix_batch<T> &C, int *info, int batch, bool by_trsm = false) {
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
     const size_t pointers = C.is_pointer_array() ? 3 : 0;  // per matrix
     const size_t per_matrix = (size_t)n * n * sizeof(T) + pointers * sizeof(void *) + (size_t)n * sizeof(int);
@@ -346,7 +368,7 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
         batch_ref<const T> a_part = a;
         if (a.ptrs) a_part.ptrs = a.ptrs + first;
         else a_part.base = a.base + first * a.stride;
-        copy_unless_same<T><<<count, apply_threads, 0, stream>>>(n, a_part, w_ref);
+        copy_unless_same<T><<<dim3(count, column_groups(n, 32, count)), apply_threads, 0, stream>>>(n, a_part, w_ref);
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         matrix_batch<T> packed;
         packed.base = w;
@@ -361,7 +383,7 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
         factors.stride = (long long)n * n;
         const pivot_batch<const int> pivc{wpiv, n};
         if (smallla_status_t s = getri_blocked<T>(ctx, routine, n, factors, pivc, sub_batch(C, first), info + first, count,
-                                                   arrays);
+                                                   arrays, by_trsm);
             s != SMALLLA_SUCCESS)
             return s;
     }

@@ -169,7 +169,7 @@ template <class T> smallla_status_t getri_routed(context &ctx, const getri_args<
     } else if (f == family::columns) {
         launch_getri_columns<T>(a, stream_of(ctx));
     } else if (f == family::blocked || f == family::large) {
-        return getri_blocked<T>(ctx, "getri", a.n, a.A, a.ipiv, a.C, a.info, a.batch);
+        return getri_blocked<T>(ctx, "getri", a.n, a.A, a.ipiv, a.C, a.info, a.batch, nullptr, f == family::large);
 #if defined(SMALLLA_TUNING)
     } else if (f == family::vendor) {
         return getri_vendor<T>(ctx, "getri", a);
@@ -193,7 +193,7 @@ template <class T> smallla_status_t matinv_routed(context &ctx, const matinv_arg
     } else if (f == family::columns) {
         return matinv_by_columns<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
     } else if (f == family::blocked || f == family::large) {
-        return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch);
+        return matinv_blocked<T>(ctx, "matinv", a.n, a.A, a.C, a.info, a.batch, f == family::large);
 #if defined(SMALLLA_TUNING)
     } else if (f == family::vendor) {
         return matinv_vendor<T>(ctx, "matinv", a);
