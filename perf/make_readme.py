@@ -23,7 +23,7 @@ CURRENT_GPU_TESTS = [  # the GPU suite's records of that library (newest first)
 ]
 CURRENT_GPU_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code, clocks as found"
 CURRENT_HOST = "results/2026-11-22-host-5716fd9.csv"  # smallla-bench-host against a loop of LAPACK calls
-CURRENT_GPU_GRID = "results/2026-11-25-h100-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
+CURRENT_GPU_GRID = "results/2026-11-25-h100-4bca1d6-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_HOST_MACHINE = "the development machine (x86-64, CPU model not recorded)"
 CURRENT_HOST_CODE = "d550f14"  # the commit that holds the measured host kernels (unchanged since)
 # ---------------------------------------------------------------------------------------------------------------
@@ -299,8 +299,12 @@ def generate():
     w("gpu-stage/bin/smallla-bench%s%s --n %s --csv %s" % (opt_ops, opt_precs, sweep_ns, "perf/" + CURRENT_GPU_SWEEP))
     w("gpu-stage/bin/smallla-bench --n %s --batch %s --csv %s" % (
         million_ns, ",".join(str(b) for b in million_batch), "perf/" + CURRENT_GPU_MILLION))
+    w("gpu-stage/bin/smallla-bench --grid --ops getrf,getrs,matinv --precs d --n 64,128,256,512,600,1024,2048,4096 \\")
+    w("    --batches 1,2,4,16,64,256,1024 --max-gib 8 --reps 3 --csv %s   # (s, z: a few of its cells)" % ("perf/" + CURRENT_GPU_GRID))
     w("bash gpu-stage/run_gpu_suite.sh gpu-stage suite-out tests")
     w("bash gpu-stage/run_gpu_suite.sh gpu-stage suite-out sanitizers")
+    w("python3 perf/cuda/plot_grid.py %s %s   # heat maps (matplotlib)" % (
+        "perf/" + CURRENT_GPU_GRID, "perf/" + os.path.splitext(CURRENT_GPU_GRID)[0]))
     w("python3 perf/cuda/plot_bench.py %s   # %s-<op>.png (matplotlib)" % (
         "perf/" + CURRENT_GPU_SWEEP, "perf/" + stem))
     w("```")

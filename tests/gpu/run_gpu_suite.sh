@@ -88,11 +88,11 @@ elif command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-ch
         compute-sanitizer --tool memcheck --error-exitcode 99 "$stage/bin/smallla-check-cuda" $small
     run_one "racecheck smallla-check-cuda" "$out/racecheck.log" \
         compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-check-cuda" $small
-    # The large family (panels over a thread-block cluster, cuBLAS's TRSM) on a reduced case: order 600.
-    run_one "memcheck smallla-check-cuda 600" "$out/memcheck-600.log" \
-        compute-sanitizer --tool memcheck --error-exitcode 99 "$stage/bin/smallla-check-cuda" 600
-    run_one "racecheck smallla-check-cuda 600" "$out/racecheck-600.log" \
-        compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-check-cuda" 600
+    # The large family (panels over a thread-block cluster, cuBLAS's TRSM) on a reduced case: order 520 (a first panel over a cluster of 2 blocks).
+    run_one "memcheck smallla-check-cuda 520" "$out/memcheck-520.log" \
+        compute-sanitizer --tool memcheck --error-exitcode 99 "$stage/bin/smallla-check-cuda" 520
+    run_one "racecheck smallla-check-cuda 520" "$out/racecheck-520.log" \
+        compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-check-cuda" 520
 else
     note "compute-sanitizer not found: sanitizers NOT run"
     failed=$((failed + 1))
