@@ -7,7 +7,7 @@
 namespace smallla {
 namespace host_kernels {
 
-enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv };
+enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
 enum class family : unsigned char { lanes, fixed, any };
 
 // Where each form exists: the orders it is instantiated for.

@@ -251,12 +251,28 @@ template <class T> smallla_status_t getrf_iter(context &ctx, const getrf_iter_ar
     return SMALLLA_SUCCESS;
 }
 
+// The Cholesky family is not on the CUDA backend yet: NOT_SUPPORTED with a message.
+inline smallla_status_t cholesky_not_yet(context &ctx, const char *routine_name) {
+    return fail(&ctx, SMALLLA_NOT_SUPPORTED,
+                std::string("smallla ") + routine_name + ": not available on the CUDA backend of this build");
+}
+template <class T> smallla_status_t potrf(context &ctx, const potrf_args<T> &) { return cholesky_not_yet(ctx, "potrf"); }
+template <class T> smallla_status_t potrs(context &ctx, const potrs_args<T> &) { return cholesky_not_yet(ctx, "potrs"); }
+template <class T> smallla_status_t posv(context &ctx, const posv_args<T> &) { return cholesky_not_yet(ctx, "posv"); }
+template <class T> smallla_status_t potri(context &ctx, const potrf_args<T> &) { return cholesky_not_yet(ctx, "potri"); }
+template <class T> smallla_status_t poinv(context &ctx, const poinv_args<T> &) { return cholesky_not_yet(ctx, "poinv"); }
+
 #define SMALLLA_CUDA_DISPATCH_INSTANTIATE(T)                                     \
     template smallla_status_t getrf<T>(context &, const getrf_args<T> &);        \
     template smallla_status_t getri<T>(context &, const getri_args<T> &);        \
     template smallla_status_t matinv<T>(context &, const matinv_args<T> &);      \
     template smallla_status_t getrs<T>(context &, const getrs_args<T> &);        \
-    template smallla_status_t getrf_iter<T>(context &, const getrf_iter_args<T> &);
+    template smallla_status_t getrf_iter<T>(context &, const getrf_iter_args<T> &); \
+    template smallla_status_t potrf<T>(context &, const potrf_args<T> &);           \
+    template smallla_status_t potrs<T>(context &, const potrs_args<T> &);           \
+    template smallla_status_t posv<T>(context &, const posv_args<T> &);             \
+    template smallla_status_t potri<T>(context &, const potrf_args<T> &);           \
+    template smallla_status_t poinv<T>(context &, const poinv_args<T> &);
 
 }  // namespace cuda
 }  // namespace smallla
