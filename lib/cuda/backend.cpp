@@ -297,7 +297,8 @@ struct forced_route {
 std::vector<forced_route> forced_routes() {
     using cuda_kernels::family;
     using cuda_kernels::routine;
-    static const char *routines[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv"};
+    static const char *routines[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv",
+                                     "potrf", "potrs",       "posv",  "potri", "poinv"};
     static const char *families[] = {"thread",    "lane",    "lane_rolled", "two_rows",  "prefetch",
                                      "two_warps", "columns", "blocked",     "one_block", "vendor"};
     std::vector<forced_route> out;
@@ -315,7 +316,7 @@ std::vector<forced_route> forced_routes() {
         if (std::sscanf(item.c_str(), "%31[a-z_]:%7[sdcz]:%d-%d=%31[a-z_]", rname, precs, &n0, &n1, fname) != 5) continue;
         forced_route fr{routine::getrf, precs, n0, n1, family::one_block};
         bool known_routine = false, known_family = false;
-        for (int i = 0; i < 5; ++i)
+        for (int i = 0; i < (int)(sizeof routines / sizeof routines[0]); ++i)
             if (std::strcmp(rname, routines[i]) == 0) fr.r = static_cast<routine>(i), known_routine = true;
         for (int i = 0; i < 10; ++i)
             if (std::strcmp(fname, families[i]) == 0) fr.f = static_cast<family>(i), known_family = true;

@@ -10,19 +10,21 @@
 namespace smallla {
 namespace cuda_kernels {
 
-enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv };
+enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
+// The Cholesky family (chol.cuh) has two kernel families: lane (n <= 32) and one_block.
+constexpr bool is_cholesky(routine r) { return r >= routine::potrf; }
 
 // The kernel families. Each family exists only for some orders (family_exists, below).
 enum class family : unsigned char {
     thread,       // a whole matrix per thread (lu_thread.cuh), the smallest orders
-    lane,         // a row per lane of a warp, the steps unrolled (lu_registers.cuh), n <= 32
+    lane,         // a row per lane of a warp, the steps unrolled (lu_registers.cuh; chol.cuh), n <= 32
     lane_rolled,  // matinv: the same, the Gauss-Jordan sweep rolled by 8 steps (less code)
     two_rows,     // getrf and matinv: two rows per lane (more matrices per warp), n = 11-12 (float), 17-20
     prefetch,     // getrs: persistent lane kernel copying the next matrix ahead, n = 17-32
     two_warps,    // getrf: a row per thread over two warps (lu_two_warps.cu), n = 33-64
     columns,      // getri: a thread per column of the inverse (getri_columns.cuh), n = 21-64; matinv: getrf, then it
     blocked,      // panels and cuBLAS's batched GEMM (lu_blocked.cuh), n <= 512
-    one_block,    // one thread block per matrix (lu_general.cuh; getrs: a warp per right-hand side), any n
+    one_block,    // one thread block per matrix (lu_general.cuh, chol.cuh; getrs: a warp per right-hand side), any n
     vendor,       // cuSOLVER's single-matrix routines on each matrix: measurement builds only (its pivots are not
                   // LAPACK's on exact ties and NaN; perf/NOTES.md, "Large orders")
 };
@@ -39,6 +41,7 @@ constexpr int two_warps_min_order = 33, two_warps_max_order = 64;
 constexpr int blocked_max_order = 512;
 constexpr bool two_rows_exist(char p, int n) { return (n >= 17 && n <= 20 && p != 'z') || (p == 's' && (n == 11 || n == 12)); }
 constexpr bool family_exists(routine r, family f, char p, int n) {
+    if (is_cholesky(r)) return n >= 1 && (f == family::one_block || (f == family::lane && n <= lane_max_order));
     const bool factor = r == routine::getrf || r == routine::getrf_nopiv;
     switch (f) {
     case family::thread: return n >= 1 && n <= (r == routine::getri ? thread_getri_max_order(p) : thread_max_order(p));
