@@ -198,7 +198,8 @@ def parse_header(path):
 # Routine families: precisions x forms, with a consistency check of the header
 # ----------------------------------------------------------------------------------------------------------------
 PRECISIONS = [("s", "float"), ("d", "double"), ("c", "smallla_complex_float"), ("z", "smallla_complex_double")]
-FAMILY_RE = re.compile(r"^smallla_([sdcz])(getrf|getri|matinv|getrs)(Batched|StridedBatched)$|"
+FAMILY_RE = re.compile(r"^smallla_([sdcz])(getrf|getri|matinv|getrs|potrf|potrs|posv|potri|poinv)"
+                       r"(Batched|StridedBatched)$|"
                        r"^smallla_([sdcz])(getrf_iter)$")
 FAMILY_TITLES = {
     "getrf": "LU with partial pivoting",
@@ -206,6 +207,11 @@ FAMILY_TITLES = {
     "matinv": "fused LU and inverse",
     "getrs": "solve from the LU factors",
     "getrf_iter": "iterative (fixed-point) Crout LU",
+    "potrf": "Cholesky factorization",
+    "potrs": "solve from the Cholesky factor",
+    "posv": "Cholesky factorization and solve",
+    "potri": "inverse from the Cholesky factor",
+    "poinv": "fused Cholesky inverse",
 }
 
 
@@ -1011,7 +1017,7 @@ def gen_table(hdr, fams, backends):
     rows = ["| Routine | Form | `float` | `double` | `smallla_complex_float` | `smallla_complex_double` "
             "| Host | CUDA |",
             "|---|---|---|---|---|---|---|---|"]
-    order = ["getrf", "getri", "matinv", "getrs", "getrf_iter"]
+    order = ["getrf", "getri", "matinv", "getrs", "getrf_iter", "potrf", "potrs", "posv", "potri", "poinv"]
     for fam in order + sorted(set(f for f, _ in fams) - set(order)):
         for form in ("pointer array", "strided"):
             if (fam, form) not in fams:

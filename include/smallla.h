@@ -6,9 +6,9 @@
  * - Matrices are column-major, as in LAPACK: element (i, j) of a matrix with leading dimension ld lies at
  *   offset i + j*ld.
  * - Pivot indices are 1-based, as in LAPACK: row i was interchanged with row ipiv[i-1].
- * - Per-matrix results go to info[b]: 0 on success, j > 0 when U(j,j) is exactly zero (the factorization was
- *   completed, so the factors are valid but U is singular); in the pointer-array forms, < 0 for a skipped
- *   matrix (below). (getrf_iter, strided only, has negative codes of its own.)
+ * - Per-matrix results go to info[b]: 0 on success, j > 0 when U(j,j) is exactly zero (the LU family: the
+ *   factorization was completed, so the factors are valid but U is singular; the Cholesky family's j > 0 is
+ *   LAPACK's xPOTRF's, see its groups); in the pointer-array forms, < 0 for a skipped matrix (below). (getrf_iter, strided only, has negative codes of its own.)
  * - Pointer-array forms: a matrix whose pointer (A[b], C[b] or B[b]) is NULL is skipped, on both backends:
  *   nothing of its matrices is read or written (its pivots in ipiv are unspecified), and where the routine has
  *   info, info[b] = -(the argument number of that pointer array in the prototype, counted from 1 with the handle
@@ -86,6 +86,12 @@ typedef enum smallla_operation_t {
     SMALLLA_OP_T = 1, /**< A transposed */
     SMALLLA_OP_C = 2  /**< A conjugate-transposed (the same as ::SMALLLA_OP_T for real types) */
 } smallla_operation_t;
+
+/** @brief Which triangle of a Hermitian (symmetric) matrix a Cholesky routine reads and writes, as LAPACK's UPLO. */
+typedef enum smallla_fill_t {
+    SMALLLA_FILL_LOWER = 0, /**< the lower triangle: A = L L^H */
+    SMALLLA_FILL_UPPER = 1  /**< the upper triangle: A = U^H U */
+} smallla_fill_t;
 
 /** @brief Opaque library context: backend, stream, workspace and the last error message. */
 typedef struct smallla_context *smallla_handle_t;
@@ -360,6 +366,242 @@ SMALLLA_API smallla_status_t smallla_zgetrsStridedBatched(smallla_handle_t handl
                                                           int lda, long long strideA, const int *ipiv,
                                                           long long strideP, smallla_complex_double *B, int ldb,
                                                           long long strideB, int batch);
+/** @} */
+
+/**
+ * @defgroup potrf Cholesky factorization (potrf)
+ * @brief A = L L^H (::SMALLLA_FILL_LOWER) or A = U^H U (::SMALLLA_FILL_UPPER) for each Hermitian (real:
+ *        symmetric) positive definite matrix of a batch, LAPACK xPOTRF semantics.
+ *
+ * Only the uplo triangle of A (the diagonal included) is read, and it is overwritten by the factor L or U; the
+ * other triangle is neither read nor written. For complex types the imaginary parts of the diagonal are not
+ * read (taken as zero, as in LAPACK), and the factor's diagonal is real and positive (imaginary parts written
+ * as zero).
+ *
+ * info[b] = 0 on success; info[b] = j > 0 when the leading minor of order j is not positive definite: the
+ * factorization stopped at step j because the pivot d_j = A(j,j) - sum_{k<j} |L(j,k)|^2 was <= 0 or NaN (a NaN
+ * on the diagonal, or one that reaches it, therefore gives info > 0, never a claimed success). The uplo
+ * triangle then holds the factor of the leading minor of order j-1 in its first j-1 columns (lower; rows for
+ * upper); the rest of the triangle holds unspecified intermediate values. There is no pivoting.
+ *
+ * Pointer-array form: A is an array of batch pointers (a NULL entry skips its matrix with info[b] = -4, see
+ * the file's conventions). Strided form: matrix b starts at A + b*strideA (strideA >= lda*n).
+ * @{
+ */
+/** @brief Cholesky factorization, single precision, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_spotrfBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   float *const A[], int lda, int *info, int batch);
+/** @brief Cholesky factorization, double precision, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_dpotrfBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   double *const A[], int lda, int *info, int batch);
+/** @brief Cholesky factorization, single complex, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_cpotrfBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   smallla_complex_float *const A[], int lda, int *info, int batch);
+/** @brief Cholesky factorization, double complex, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_zpotrfBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   smallla_complex_double *const A[], int lda, int *info, int batch);
+/** @brief Cholesky factorization, single precision, strided. */
+SMALLLA_API smallla_status_t smallla_spotrfStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          float *A, int lda, long long strideA, int *info, int batch);
+/** @brief Cholesky factorization, double precision, strided. */
+SMALLLA_API smallla_status_t smallla_dpotrfStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          double *A, int lda, long long strideA, int *info,
+                                                          int batch);
+/** @brief Cholesky factorization, single complex, strided. */
+SMALLLA_API smallla_status_t smallla_cpotrfStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          smallla_complex_float *A, int lda, long long strideA,
+                                                          int *info, int batch);
+/** @brief Cholesky factorization, double complex, strided. */
+SMALLLA_API smallla_status_t smallla_zpotrfStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          smallla_complex_double *A, int lda, long long strideA,
+                                                          int *info, int batch);
+/** @} */
+
+/**
+ * @defgroup potrs Solve from the Cholesky factor (potrs)
+ * @brief Solves A X = B for each matrix from potrf's output (the uplo triangle of A holding L or U), LAPACK
+ *        xPOTRS semantics; B (n x nrhs, ldb >= max(1, n)) is overwritten by X.
+ *
+ * Only the uplo triangle of A is read (for complex types, the real parts of its diagonal). As in LAPACK no
+ * check is made: a zero on the factor's diagonal gives Inf/NaN in X. Any nrhs >= 0; nrhs = 0 is a no-op.
+ * Strided form: matrix b of A at A + b*strideA, of B at B + b*strideB (strideB >= ldb*nrhs). B must not
+ * overlap A: in the pointer-array form no B[b] may overlap any A[b'] (the A[b] may overlap one another, e.g.
+ * one factor for several B[b]); the host backend refuses it with ::SMALLLA_INVALID_VALUE, but on the CUDA
+ * backend the pointer arrays are device memory and are not checked: such overlap gives undefined results.
+ * @{
+ */
+/** @brief Solve from the Cholesky factor, single precision, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_spotrsBatched(smallla_handle_t handle, smallla_fill_t uplo, int n, int nrhs,
+                                                   const float *const A[], int lda, float *const B[], int ldb,
+                                                   int batch);
+/** @brief Solve from the Cholesky factor, double precision, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_dpotrsBatched(smallla_handle_t handle, smallla_fill_t uplo, int n, int nrhs,
+                                                   const double *const A[], int lda, double *const B[], int ldb,
+                                                   int batch);
+/** @brief Solve from the Cholesky factor, single complex, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_cpotrsBatched(smallla_handle_t handle, smallla_fill_t uplo, int n, int nrhs,
+                                                   const smallla_complex_float *const A[], int lda,
+                                                   smallla_complex_float *const B[], int ldb, int batch);
+/** @brief Solve from the Cholesky factor, double complex, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_zpotrsBatched(smallla_handle_t handle, smallla_fill_t uplo, int n, int nrhs,
+                                                   const smallla_complex_double *const A[], int lda,
+                                                   smallla_complex_double *const B[], int ldb, int batch);
+/** @brief Solve from the Cholesky factor, single precision, strided. */
+SMALLLA_API smallla_status_t smallla_spotrsStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          int nrhs, const float *A, int lda, long long strideA,
+                                                          float *B, int ldb, long long strideB, int batch);
+/** @brief Solve from the Cholesky factor, double precision, strided. */
+SMALLLA_API smallla_status_t smallla_dpotrsStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          int nrhs, const double *A, int lda, long long strideA,
+                                                          double *B, int ldb, long long strideB, int batch);
+/** @brief Solve from the Cholesky factor, single complex, strided. */
+SMALLLA_API smallla_status_t smallla_cpotrsStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          int nrhs, const smallla_complex_float *A, int lda,
+                                                          long long strideA, smallla_complex_float *B, int ldb,
+                                                          long long strideB, int batch);
+/** @brief Solve from the Cholesky factor, double complex, strided. */
+SMALLLA_API smallla_status_t smallla_zpotrsStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          int nrhs, const smallla_complex_double *A, int lda,
+                                                          long long strideA, smallla_complex_double *B, int ldb,
+                                                          long long strideB, int batch);
+/** @} */
+
+/**
+ * @defgroup posv Cholesky factorization and solve (posv)
+ * @brief LAPACK xPOSV: factors each A as potrf does (A is overwritten by the factor, only the uplo triangle
+ *        read and written) and, where that succeeded, overwrites B by the solution X of A X = B.
+ *
+ * info[b] as potrf's; when info[b] > 0, B[b] is left unchanged and A's triangle is as potrf leaves it. For a
+ * Hermitian positive definite A this is about half the work of gesv (getrf + getrs) and needs no pivoting;
+ * for a matrix that may be indefinite use getrf and getrs. The overlap rules are potrs's (B must not overlap
+ * A). Pointer-array form: a NULL A[b] gives info[b] = -5, a NULL B[b] -7.
+ * @{
+ */
+/** @brief Cholesky factorization and solve, single precision, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_sposvBatched(smallla_handle_t handle, smallla_fill_t uplo, int n, int nrhs,
+                                                  float *const A[], int lda, float *const B[], int ldb, int *info,
+                                                  int batch);
+/** @brief Cholesky factorization and solve, double precision, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_dposvBatched(smallla_handle_t handle, smallla_fill_t uplo, int n, int nrhs,
+                                                  double *const A[], int lda, double *const B[], int ldb, int *info,
+                                                  int batch);
+/** @brief Cholesky factorization and solve, single complex, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_cposvBatched(smallla_handle_t handle, smallla_fill_t uplo, int n, int nrhs,
+                                                  smallla_complex_float *const A[], int lda,
+                                                  smallla_complex_float *const B[], int ldb, int *info, int batch);
+/** @brief Cholesky factorization and solve, double complex, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_zposvBatched(smallla_handle_t handle, smallla_fill_t uplo, int n, int nrhs,
+                                                  smallla_complex_double *const A[], int lda,
+                                                  smallla_complex_double *const B[], int ldb, int *info, int batch);
+/** @brief Cholesky factorization and solve, single precision, strided. */
+SMALLLA_API smallla_status_t smallla_sposvStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                         int nrhs, float *A, int lda, long long strideA, float *B,
+                                                         int ldb, long long strideB, int *info, int batch);
+/** @brief Cholesky factorization and solve, double precision, strided. */
+SMALLLA_API smallla_status_t smallla_dposvStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                         int nrhs, double *A, int lda, long long strideA, double *B,
+                                                         int ldb, long long strideB, int *info, int batch);
+/** @brief Cholesky factorization and solve, single complex, strided. */
+SMALLLA_API smallla_status_t smallla_cposvStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                         int nrhs, smallla_complex_float *A, int lda,
+                                                         long long strideA, smallla_complex_float *B, int ldb,
+                                                         long long strideB, int *info, int batch);
+/** @brief Cholesky factorization and solve, double complex, strided. */
+SMALLLA_API smallla_status_t smallla_zposvStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                         int nrhs, smallla_complex_double *A, int lda,
+                                                         long long strideA, smallla_complex_double *B, int ldb,
+                                                         long long strideB, int *info, int batch);
+/** @} */
+
+/**
+ * @defgroup potri Inverse from the Cholesky factor (potri)
+ * @brief LAPACK xPOTRI: from potrf's output (the uplo triangle of A holding L or U), the uplo triangle of
+ *        inv(A) = inv(L)^H inv(L) (or inv(U) inv(U)^H), in place.
+ *
+ * Only the uplo triangle of A is read and written (for complex types the imaginary parts of the factor's
+ * diagonal are not read; those of inv(A)'s diagonal are written as zero). info[b] = j > 0 when the factor's
+ * diagonal element j is exactly zero, as LAPACK's xTRTRI reports it; A is then left unchanged. Else 0.
+ * @{
+ */
+/** @brief Inverse from the Cholesky factor, single precision, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_spotriBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   float *const A[], int lda, int *info, int batch);
+/** @brief Inverse from the Cholesky factor, double precision, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_dpotriBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   double *const A[], int lda, int *info, int batch);
+/** @brief Inverse from the Cholesky factor, single complex, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_cpotriBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   smallla_complex_float *const A[], int lda, int *info, int batch);
+/** @brief Inverse from the Cholesky factor, double complex, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_zpotriBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   smallla_complex_double *const A[], int lda, int *info, int batch);
+/** @brief Inverse from the Cholesky factor, single precision, strided. */
+SMALLLA_API smallla_status_t smallla_spotriStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          float *A, int lda, long long strideA, int *info, int batch);
+/** @brief Inverse from the Cholesky factor, double precision, strided. */
+SMALLLA_API smallla_status_t smallla_dpotriStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          double *A, int lda, long long strideA, int *info,
+                                                          int batch);
+/** @brief Inverse from the Cholesky factor, single complex, strided. */
+SMALLLA_API smallla_status_t smallla_cpotriStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          smallla_complex_float *A, int lda, long long strideA,
+                                                          int *info, int batch);
+/** @brief Inverse from the Cholesky factor, double complex, strided. */
+SMALLLA_API smallla_status_t smallla_zpotriStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          smallla_complex_double *A, int lda, long long strideA,
+                                                          int *info, int batch);
+/** @} */
+
+/**
+ * @defgroup poinv Fused Cholesky inverse (poinv)
+ * @brief C = inv(A) as a full matrix (both triangles) straight from the uplo triangle of a Hermitian (real:
+ *        symmetric) positive definite A: the Cholesky factorization, the inverse of the factor and their
+ *        product in one pass, which LAPACK does as xPOTRF + xPOTRI (+ a copy of the other triangle).
+ *
+ * Only the uplo triangle of A is read. C (ldc >= max(1, n)) receives all of inv(A): the Hermitian
+ * counterpart of each element is its exact conjugate, and the diagonal's imaginary parts are zero. C may be A
+ * itself (same pointers, ldc == lda, strideC == strideA): the inverse then replaces A entirely. Partial
+ * overlap of A and C is not allowed: in the pointer-array form C[b] may be A[b] itself (with ldc == lda) but
+ * may not otherwise overlap it, nor any A[b'] of another index; the host backend refuses it with
+ * ::SMALLLA_INVALID_VALUE, but on the CUDA backend the pointer arrays are device memory and are not checked.
+ * info[b] as potrf's (j > 0: the leading minor of order j is not positive definite; C's matrix is then not
+ * meaningful), else 0.
+ * @{
+ */
+/** @brief Fused Cholesky inverse, single precision, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_spoinvBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   const float *const A[], int lda, float *const C[], int ldc,
+                                                   int *info, int batch);
+/** @brief Fused Cholesky inverse, double precision, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_dpoinvBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   const double *const A[], int lda, double *const C[], int ldc,
+                                                   int *info, int batch);
+/** @brief Fused Cholesky inverse, single complex, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_cpoinvBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   const smallla_complex_float *const A[], int lda,
+                                                   smallla_complex_float *const C[], int ldc, int *info, int batch);
+/** @brief Fused Cholesky inverse, double complex, pointer arrays. */
+SMALLLA_API smallla_status_t smallla_zpoinvBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                   const smallla_complex_double *const A[], int lda,
+                                                   smallla_complex_double *const C[], int ldc, int *info, int batch);
+/** @brief Fused Cholesky inverse, single precision, strided. */
+SMALLLA_API smallla_status_t smallla_spoinvStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          const float *A, int lda, long long strideA, float *C,
+                                                          int ldc, long long strideC, int *info, int batch);
+/** @brief Fused Cholesky inverse, double precision, strided. */
+SMALLLA_API smallla_status_t smallla_dpoinvStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          const double *A, int lda, long long strideA, double *C,
+                                                          int ldc, long long strideC, int *info, int batch);
+/** @brief Fused Cholesky inverse, single complex, strided. */
+SMALLLA_API smallla_status_t smallla_cpoinvStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          const smallla_complex_float *A, int lda, long long strideA,
+                                                          smallla_complex_float *C, int ldc, long long strideC,
+                                                          int *info, int batch);
+/** @brief Fused Cholesky inverse, double complex, strided. */
+SMALLLA_API smallla_status_t smallla_zpoinvStridedBatched(smallla_handle_t handle, smallla_fill_t uplo, int n,
+                                                          const smallla_complex_double *A, int lda, long long strideA,
+                                                          smallla_complex_double *C, int ldc, long long strideC,
+                                                          int *info, int batch);
 /** @} */
 
 /**

@@ -17,7 +17,12 @@ using context = ::smallla_context;
     template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a);          \
     template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a);        \
     template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &a);          \
-    template <class T> smallla_status_t getrf_iter(context &ctx, const getrf_iter_args<T> &a);
+    template <class T> smallla_status_t getrf_iter(context &ctx, const getrf_iter_args<T> &a); \
+    template <class T> smallla_status_t potrf(context &ctx, const potrf_args<T> &a);          \
+    template <class T> smallla_status_t potrs(context &ctx, const potrs_args<T> &a);          \
+    template <class T> smallla_status_t posv(context &ctx, const posv_args<T> &a);            \
+    template <class T> smallla_status_t potri(context &ctx, const potrf_args<T> &a);          \
+    template <class T> smallla_status_t poinv(context &ctx, const poinv_args<T> &a);
 
 namespace host { SMALLLA_BACKEND_DECLS }
 namespace cuda {

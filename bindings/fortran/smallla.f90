@@ -49,6 +49,12 @@ module smallla
     enumerator :: SMALLLA_OP_T = 1
     enumerator :: SMALLLA_OP_C = 2
   end enum
+  !> Which triangle of a Hermitian (symmetric) matrix a Cholesky routine reads and writes, as LAPACK's
+  !> UPLO. (C enum smallla_fill_t)
+  enum, bind(c)
+    enumerator :: SMALLLA_FILL_LOWER = 0
+    enumerator :: SMALLLA_FILL_UPPER = 1
+  end enum
   !> Where the iteration starts. (C enum smallla_iter_guess_t)
   enum, bind(c)
     enumerator :: SMALLLA_ITER_GUESS_A = 0
@@ -666,6 +672,646 @@ module smallla
       integer(c_int), value :: batch
       integer(c_int) :: smallla_zgetrsStridedBatched
     end function smallla_zgetrsStridedBatched
+    !> Cholesky factorization, single precision, pointer arrays.
+    function smallla_spotrfBatched(handle, uplo, n, A, lda, info, batch) bind(c, name="smallla_spotrfBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_spotrfBatched
+    end function smallla_spotrfBatched
+    !> Cholesky factorization, double precision, pointer arrays.
+    function smallla_dpotrfBatched(handle, uplo, n, A, lda, info, batch) bind(c, name="smallla_dpotrfBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_dpotrfBatched
+    end function smallla_dpotrfBatched
+    !> Cholesky factorization, single complex, pointer arrays.
+    function smallla_cpotrfBatched(handle, uplo, n, A, lda, info, batch) bind(c, name="smallla_cpotrfBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_cpotrfBatched
+    end function smallla_cpotrfBatched
+    !> Cholesky factorization, double complex, pointer arrays.
+    function smallla_zpotrfBatched(handle, uplo, n, A, lda, info, batch) bind(c, name="smallla_zpotrfBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_zpotrfBatched
+    end function smallla_zpotrfBatched
+    !> Cholesky factorization, single precision, strided.
+    function smallla_spotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch) bind(c, &
+        name="smallla_spotrfStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_spotrfStridedBatched
+    end function smallla_spotrfStridedBatched
+    !> Cholesky factorization, double precision, strided.
+    function smallla_dpotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch) bind(c, &
+        name="smallla_dpotrfStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_dpotrfStridedBatched
+    end function smallla_dpotrfStridedBatched
+    !> Cholesky factorization, single complex, strided.
+    function smallla_cpotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch) bind(c, &
+        name="smallla_cpotrfStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_cpotrfStridedBatched
+    end function smallla_cpotrfStridedBatched
+    !> Cholesky factorization, double complex, strided.
+    function smallla_zpotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch) bind(c, &
+        name="smallla_zpotrfStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_zpotrfStridedBatched
+    end function smallla_zpotrfStridedBatched
+    !> Solve from the Cholesky factor, single precision, pointer arrays.
+    function smallla_spotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch) bind(c, &
+        name="smallla_spotrsBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_spotrsBatched
+    end function smallla_spotrsBatched
+    !> Solve from the Cholesky factor, double precision, pointer arrays.
+    function smallla_dpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch) bind(c, &
+        name="smallla_dpotrsBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_dpotrsBatched
+    end function smallla_dpotrsBatched
+    !> Solve from the Cholesky factor, single complex, pointer arrays.
+    function smallla_cpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch) bind(c, &
+        name="smallla_cpotrsBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_cpotrsBatched
+    end function smallla_cpotrsBatched
+    !> Solve from the Cholesky factor, double complex, pointer arrays.
+    function smallla_zpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch) bind(c, &
+        name="smallla_zpotrsBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_zpotrsBatched
+    end function smallla_zpotrsBatched
+    !> Solve from the Cholesky factor, single precision, strided.
+    function smallla_spotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, &
+        batch) bind(c, name="smallla_spotrsStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_long_long), value :: strideB
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_spotrsStridedBatched
+    end function smallla_spotrsStridedBatched
+    !> Solve from the Cholesky factor, double precision, strided.
+    function smallla_dpotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, &
+        batch) bind(c, name="smallla_dpotrsStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_long_long), value :: strideB
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_dpotrsStridedBatched
+    end function smallla_dpotrsStridedBatched
+    !> Solve from the Cholesky factor, single complex, strided.
+    function smallla_cpotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, &
+        batch) bind(c, name="smallla_cpotrsStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_long_long), value :: strideB
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_cpotrsStridedBatched
+    end function smallla_cpotrsStridedBatched
+    !> Solve from the Cholesky factor, double complex, strided.
+    function smallla_zpotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, &
+        batch) bind(c, name="smallla_zpotrsStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_long_long), value :: strideB
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_zpotrsStridedBatched
+    end function smallla_zpotrsStridedBatched
+    !> Cholesky factorization and solve, single precision, pointer arrays.
+    function smallla_sposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch) bind(c, &
+        name="smallla_sposvBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_sposvBatched
+    end function smallla_sposvBatched
+    !> Cholesky factorization and solve, double precision, pointer arrays.
+    function smallla_dposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch) bind(c, &
+        name="smallla_dposvBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_dposvBatched
+    end function smallla_dposvBatched
+    !> Cholesky factorization and solve, single complex, pointer arrays.
+    function smallla_cposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch) bind(c, &
+        name="smallla_cposvBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_cposvBatched
+    end function smallla_cposvBatched
+    !> Cholesky factorization and solve, double complex, pointer arrays.
+    function smallla_zposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch) bind(c, &
+        name="smallla_zposvBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_zposvBatched
+    end function smallla_zposvBatched
+    !> Cholesky factorization and solve, single precision, strided.
+    function smallla_sposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, &
+        batch) bind(c, name="smallla_sposvStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_long_long), value :: strideB
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_sposvStridedBatched
+    end function smallla_sposvStridedBatched
+    !> Cholesky factorization and solve, double precision, strided.
+    function smallla_dposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, &
+        batch) bind(c, name="smallla_dposvStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_long_long), value :: strideB
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_dposvStridedBatched
+    end function smallla_dposvStridedBatched
+    !> Cholesky factorization and solve, single complex, strided.
+    function smallla_cposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, &
+        batch) bind(c, name="smallla_cposvStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_long_long), value :: strideB
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_cposvStridedBatched
+    end function smallla_cposvStridedBatched
+    !> Cholesky factorization and solve, double complex, strided.
+    function smallla_zposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, &
+        batch) bind(c, name="smallla_zposvStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      integer(c_int), value :: nrhs
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: B
+      integer(c_int), value :: ldb
+      integer(c_long_long), value :: strideB
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_zposvStridedBatched
+    end function smallla_zposvStridedBatched
+    !> Inverse from the Cholesky factor, single precision, pointer arrays.
+    function smallla_spotriBatched(handle, uplo, n, A, lda, info, batch) bind(c, name="smallla_spotriBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_spotriBatched
+    end function smallla_spotriBatched
+    !> Inverse from the Cholesky factor, double precision, pointer arrays.
+    function smallla_dpotriBatched(handle, uplo, n, A, lda, info, batch) bind(c, name="smallla_dpotriBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_dpotriBatched
+    end function smallla_dpotriBatched
+    !> Inverse from the Cholesky factor, single complex, pointer arrays.
+    function smallla_cpotriBatched(handle, uplo, n, A, lda, info, batch) bind(c, name="smallla_cpotriBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_cpotriBatched
+    end function smallla_cpotriBatched
+    !> Inverse from the Cholesky factor, double complex, pointer arrays.
+    function smallla_zpotriBatched(handle, uplo, n, A, lda, info, batch) bind(c, name="smallla_zpotriBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_zpotriBatched
+    end function smallla_zpotriBatched
+    !> Inverse from the Cholesky factor, single precision, strided.
+    function smallla_spotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch) bind(c, &
+        name="smallla_spotriStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_spotriStridedBatched
+    end function smallla_spotriStridedBatched
+    !> Inverse from the Cholesky factor, double precision, strided.
+    function smallla_dpotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch) bind(c, &
+        name="smallla_dpotriStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_dpotriStridedBatched
+    end function smallla_dpotriStridedBatched
+    !> Inverse from the Cholesky factor, single complex, strided.
+    function smallla_cpotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch) bind(c, &
+        name="smallla_cpotriStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_cpotriStridedBatched
+    end function smallla_cpotriStridedBatched
+    !> Inverse from the Cholesky factor, double complex, strided.
+    function smallla_zpotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch) bind(c, &
+        name="smallla_zpotriStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_zpotriStridedBatched
+    end function smallla_zpotriStridedBatched
+    !> Fused Cholesky inverse, single precision, pointer arrays.
+    function smallla_spoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch) bind(c, &
+        name="smallla_spoinvBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: C
+      integer(c_int), value :: ldc
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_spoinvBatched
+    end function smallla_spoinvBatched
+    !> Fused Cholesky inverse, double precision, pointer arrays.
+    function smallla_dpoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch) bind(c, &
+        name="smallla_dpoinvBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: C
+      integer(c_int), value :: ldc
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_dpoinvBatched
+    end function smallla_dpoinvBatched
+    !> Fused Cholesky inverse, single complex, pointer arrays.
+    function smallla_cpoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch) bind(c, &
+        name="smallla_cpoinvBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: C
+      integer(c_int), value :: ldc
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_cpoinvBatched
+    end function smallla_cpoinvBatched
+    !> Fused Cholesky inverse, double complex, pointer arrays.
+    function smallla_zpoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch) bind(c, &
+        name="smallla_zpoinvBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      type(c_ptr), value :: C
+      integer(c_int), value :: ldc
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_zpoinvBatched
+    end function smallla_zpoinvBatched
+    !> Fused Cholesky inverse, single precision, strided.
+    function smallla_spoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, &
+        batch) bind(c, name="smallla_spoinvStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: C
+      integer(c_int), value :: ldc
+      integer(c_long_long), value :: strideC
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_spoinvStridedBatched
+    end function smallla_spoinvStridedBatched
+    !> Fused Cholesky inverse, double precision, strided.
+    function smallla_dpoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, &
+        batch) bind(c, name="smallla_dpoinvStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: C
+      integer(c_int), value :: ldc
+      integer(c_long_long), value :: strideC
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_dpoinvStridedBatched
+    end function smallla_dpoinvStridedBatched
+    !> Fused Cholesky inverse, single complex, strided.
+    function smallla_cpoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, &
+        batch) bind(c, name="smallla_cpoinvStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: C
+      integer(c_int), value :: ldc
+      integer(c_long_long), value :: strideC
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_cpoinvStridedBatched
+    end function smallla_cpoinvStridedBatched
+    !> Fused Cholesky inverse, double complex, strided.
+    function smallla_zpoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, &
+        batch) bind(c, name="smallla_zpoinvStridedBatched")
+      import :: c_int, c_long_long, c_ptr, c_float, c_double, c_float_complex, c_double_complex
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: uplo
+      integer(c_int), value :: n
+      type(c_ptr), value :: A
+      integer(c_int), value :: lda
+      integer(c_long_long), value :: strideA
+      type(c_ptr), value :: C
+      integer(c_int), value :: ldc
+      integer(c_long_long), value :: strideC
+      type(c_ptr), value :: info
+      integer(c_int), value :: batch
+      integer(c_int) :: smallla_zpoinvStridedBatched
+    end function smallla_zpoinvStridedBatched
     !> The default options: version set, tolerance 0, max_sweeps 0 (the routine then allows n sweeps,
     !> enough for exact convergence at order n), guess from A, partial pivoting, fallback on.
     function smallla_iter_options_default() bind(c, name="smallla_iter_options_default")
@@ -792,6 +1438,41 @@ module smallla
     module procedure smallla_matinv_strided_batched_s, smallla_matinv_strided_batched_d, &
         smallla_matinv_strided_batched_c, smallla_matinv_strided_batched_z
   end interface smallla_matinv_strided_batched
+
+  !> Fused Cholesky inverse of a strided batch held in rank-3 arrays (batch along the last dimension),
+  !> any precision.
+  interface smallla_poinv_strided_batched
+    module procedure smallla_poinv_strided_batched_s, smallla_poinv_strided_batched_d, &
+        smallla_poinv_strided_batched_c, smallla_poinv_strided_batched_z
+  end interface smallla_poinv_strided_batched
+
+  !> Cholesky factorization and solve of a strided batch held in rank-3 arrays (batch along the last
+  !> dimension), any precision.
+  interface smallla_posv_strided_batched
+    module procedure smallla_posv_strided_batched_s, smallla_posv_strided_batched_d, &
+        smallla_posv_strided_batched_c, smallla_posv_strided_batched_z
+  end interface smallla_posv_strided_batched
+
+  !> Cholesky factorization of a strided batch held in rank-3 arrays (batch along the last dimension),
+  !> any precision.
+  interface smallla_potrf_strided_batched
+    module procedure smallla_potrf_strided_batched_s, smallla_potrf_strided_batched_d, &
+        smallla_potrf_strided_batched_c, smallla_potrf_strided_batched_z
+  end interface smallla_potrf_strided_batched
+
+  !> Inverse from the Cholesky factor of a strided batch held in rank-3 arrays (batch along the last
+  !> dimension), any precision.
+  interface smallla_potri_strided_batched
+    module procedure smallla_potri_strided_batched_s, smallla_potri_strided_batched_d, &
+        smallla_potri_strided_batched_c, smallla_potri_strided_batched_z
+  end interface smallla_potri_strided_batched
+
+  !> Solve from the Cholesky factor of a strided batch held in rank-3 arrays (batch along the last
+  !> dimension), any precision.
+  interface smallla_potrs_strided_batched
+    module procedure smallla_potrs_strided_batched_s, smallla_potrs_strided_batched_d, &
+        smallla_potrs_strided_batched_c, smallla_potrs_strided_batched_z
+  end interface smallla_potrs_strided_batched
 
 contains
 
@@ -1790,5 +2471,589 @@ contains
         int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
     if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
   end function smallla_matinv_strided_batched_z
+
+  !> Fused Cholesky inverse (smallla_spoinvStridedBatched); n, leading dimensions, strides and batch
+  !> from the arrays' shapes.
+  function smallla_poinv_strided_batched_s(handle, uplo, A, C, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    real(c_float), intent(in), contiguous, target :: A(:, :, :)
+    real(c_float), intent(inout), contiguous, target :: C(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_C, p_info
+    if (size(C, 2) < size(A, 2)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: C has fewer columns than A'
+      return
+    end if
+    if (size(C, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: C holds fewer matrices than A'
+      return
+    end if
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_C = c_null_ptr
+    if (size(C) > 0) p_C = c_loc(C)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_spoinvStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_C, int(max(1, size(C, 1)), &
+        c_int), int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_poinv_strided_batched_s
+
+  !> Fused Cholesky inverse (smallla_dpoinvStridedBatched); n, leading dimensions, strides and batch
+  !> from the arrays' shapes.
+  function smallla_poinv_strided_batched_d(handle, uplo, A, C, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    real(c_double), intent(in), contiguous, target :: A(:, :, :)
+    real(c_double), intent(inout), contiguous, target :: C(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_C, p_info
+    if (size(C, 2) < size(A, 2)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: C has fewer columns than A'
+      return
+    end if
+    if (size(C, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: C holds fewer matrices than A'
+      return
+    end if
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_C = c_null_ptr
+    if (size(C) > 0) p_C = c_loc(C)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_dpoinvStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_C, int(max(1, size(C, 1)), &
+        c_int), int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_poinv_strided_batched_d
+
+  !> Fused Cholesky inverse (smallla_cpoinvStridedBatched); n, leading dimensions, strides and batch
+  !> from the arrays' shapes.
+  function smallla_poinv_strided_batched_c(handle, uplo, A, C, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    complex(c_float_complex), intent(in), contiguous, target :: A(:, :, :)
+    complex(c_float_complex), intent(inout), contiguous, target :: C(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_C, p_info
+    if (size(C, 2) < size(A, 2)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: C has fewer columns than A'
+      return
+    end if
+    if (size(C, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: C holds fewer matrices than A'
+      return
+    end if
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_C = c_null_ptr
+    if (size(C) > 0) p_C = c_loc(C)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_cpoinvStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_C, int(max(1, size(C, 1)), &
+        c_int), int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_poinv_strided_batched_c
+
+  !> Fused Cholesky inverse (smallla_zpoinvStridedBatched); n, leading dimensions, strides and batch
+  !> from the arrays' shapes.
+  function smallla_poinv_strided_batched_z(handle, uplo, A, C, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    complex(c_double_complex), intent(in), contiguous, target :: A(:, :, :)
+    complex(c_double_complex), intent(inout), contiguous, target :: C(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_C, p_info
+    if (size(C, 2) < size(A, 2)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: C has fewer columns than A'
+      return
+    end if
+    if (size(C, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: C holds fewer matrices than A'
+      return
+    end if
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_poinv_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_C = c_null_ptr
+    if (size(C) > 0) p_C = c_loc(C)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_zpoinvStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_C, int(max(1, size(C, 1)), &
+        c_int), int(max(1, size(C, 1)), c_long_long) * size(C, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_poinv_strided_batched_z
+
+  !> Cholesky factorization and solve (smallla_sposvStridedBatched); n, leading dimensions, strides and
+  !> batch from the arrays' shapes.
+  function smallla_posv_strided_batched_s(handle, uplo, A, B, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    real(c_float), intent(inout), contiguous, target :: A(:, :, :)
+    real(c_float), intent(inout), contiguous, target :: B(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_B, p_info
+    if (size(B, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_posv_strided_batched: B holds fewer matrices than A'
+      return
+    end if
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_posv_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_B = c_null_ptr
+    if (size(B) > 0) p_B = c_loc(B)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_sposvStridedBatched(handle, uplo, int(size(A, 2), c_int), int(size(B, 2), c_int), &
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_B, &
+        int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, 2), p_info, &
+        int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_posv_strided_batched_s
+
+  !> Cholesky factorization and solve (smallla_dposvStridedBatched); n, leading dimensions, strides and
+  !> batch from the arrays' shapes.
+  function smallla_posv_strided_batched_d(handle, uplo, A, B, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    real(c_double), intent(inout), contiguous, target :: A(:, :, :)
+    real(c_double), intent(inout), contiguous, target :: B(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_B, p_info
+    if (size(B, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_posv_strided_batched: B holds fewer matrices than A'
+      return
+    end if
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_posv_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_B = c_null_ptr
+    if (size(B) > 0) p_B = c_loc(B)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_dposvStridedBatched(handle, uplo, int(size(A, 2), c_int), int(size(B, 2), c_int), &
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_B, &
+        int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, 2), p_info, &
+        int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_posv_strided_batched_d
+
+  !> Cholesky factorization and solve (smallla_cposvStridedBatched); n, leading dimensions, strides and
+  !> batch from the arrays' shapes.
+  function smallla_posv_strided_batched_c(handle, uplo, A, B, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    complex(c_float_complex), intent(inout), contiguous, target :: A(:, :, :)
+    complex(c_float_complex), intent(inout), contiguous, target :: B(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_B, p_info
+    if (size(B, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_posv_strided_batched: B holds fewer matrices than A'
+      return
+    end if
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_posv_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_B = c_null_ptr
+    if (size(B) > 0) p_B = c_loc(B)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_cposvStridedBatched(handle, uplo, int(size(A, 2), c_int), int(size(B, 2), c_int), &
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_B, &
+        int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, 2), p_info, &
+        int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_posv_strided_batched_c
+
+  !> Cholesky factorization and solve (smallla_zposvStridedBatched); n, leading dimensions, strides and
+  !> batch from the arrays' shapes.
+  function smallla_posv_strided_batched_z(handle, uplo, A, B, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    complex(c_double_complex), intent(inout), contiguous, target :: A(:, :, :)
+    complex(c_double_complex), intent(inout), contiguous, target :: B(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_B, p_info
+    if (size(B, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_posv_strided_batched: B holds fewer matrices than A'
+      return
+    end if
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_posv_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_B = c_null_ptr
+    if (size(B) > 0) p_B = c_loc(B)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_zposvStridedBatched(handle, uplo, int(size(A, 2), c_int), int(size(B, 2), c_int), &
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_B, &
+        int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, 2), p_info, &
+        int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_posv_strided_batched_z
+
+  !> Cholesky factorization (smallla_spotrfStridedBatched); n, leading dimensions, strides and batch
+  !> from the arrays' shapes.
+  function smallla_potrf_strided_batched_s(handle, uplo, A, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    real(c_float), intent(inout), contiguous, target :: A(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_info
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potrf_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_spotrfStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potrf_strided_batched_s
+
+  !> Cholesky factorization (smallla_dpotrfStridedBatched); n, leading dimensions, strides and batch
+  !> from the arrays' shapes.
+  function smallla_potrf_strided_batched_d(handle, uplo, A, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    real(c_double), intent(inout), contiguous, target :: A(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_info
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potrf_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_dpotrfStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potrf_strided_batched_d
+
+  !> Cholesky factorization (smallla_cpotrfStridedBatched); n, leading dimensions, strides and batch
+  !> from the arrays' shapes.
+  function smallla_potrf_strided_batched_c(handle, uplo, A, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    complex(c_float_complex), intent(inout), contiguous, target :: A(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_info
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potrf_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_cpotrfStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potrf_strided_batched_c
+
+  !> Cholesky factorization (smallla_zpotrfStridedBatched); n, leading dimensions, strides and batch
+  !> from the arrays' shapes.
+  function smallla_potrf_strided_batched_z(handle, uplo, A, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    complex(c_double_complex), intent(inout), contiguous, target :: A(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_info
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potrf_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_zpotrfStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potrf_strided_batched_z
+
+  !> Inverse from the Cholesky factor (smallla_spotriStridedBatched); n, leading dimensions, strides
+  !> and batch from the arrays' shapes.
+  function smallla_potri_strided_batched_s(handle, uplo, A, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    real(c_float), intent(inout), contiguous, target :: A(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_info
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potri_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_spotriStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potri_strided_batched_s
+
+  !> Inverse from the Cholesky factor (smallla_dpotriStridedBatched); n, leading dimensions, strides
+  !> and batch from the arrays' shapes.
+  function smallla_potri_strided_batched_d(handle, uplo, A, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    real(c_double), intent(inout), contiguous, target :: A(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_info
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potri_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_dpotriStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potri_strided_batched_d
+
+  !> Inverse from the Cholesky factor (smallla_cpotriStridedBatched); n, leading dimensions, strides
+  !> and batch from the arrays' shapes.
+  function smallla_potri_strided_batched_c(handle, uplo, A, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    complex(c_float_complex), intent(inout), contiguous, target :: A(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_info
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potri_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_cpotriStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potri_strided_batched_c
+
+  !> Inverse from the Cholesky factor (smallla_zpotriStridedBatched); n, leading dimensions, strides
+  !> and batch from the arrays' shapes.
+  function smallla_potri_strided_batched_z(handle, uplo, A, info, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    complex(c_double_complex), intent(inout), contiguous, target :: A(:, :, :)
+    integer(c_int), intent(inout), contiguous, target :: info(:)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_info
+    if (size(info) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potri_strided_batched: info is shorter than the batch'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_info = c_null_ptr
+    if (size(info) > 0) p_info = c_loc(info)
+    status = smallla_zpotriStridedBatched(handle, uplo, int(size(A, 2), c_int), p_A, int(max(1, size(A, &
+        1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_info, int(size(A, 3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potri_strided_batched_z
+
+  !> Solve from the Cholesky factor (smallla_spotrsStridedBatched); n, leading dimensions, strides and
+  !> batch from the arrays' shapes.
+  function smallla_potrs_strided_batched_s(handle, uplo, A, B, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    real(c_float), intent(in), contiguous, target :: A(:, :, :)
+    real(c_float), intent(inout), contiguous, target :: B(:, :, :)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_B
+    if (size(B, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potrs_strided_batched: B holds fewer matrices than A'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_B = c_null_ptr
+    if (size(B) > 0) p_B = c_loc(B)
+    status = smallla_spotrsStridedBatched(handle, uplo, int(size(A, 2), c_int), int(size(B, 2), c_int), &
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_B, &
+        int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, 2), int(size(A, &
+        3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potrs_strided_batched_s
+
+  !> Solve from the Cholesky factor (smallla_dpotrsStridedBatched); n, leading dimensions, strides and
+  !> batch from the arrays' shapes.
+  function smallla_potrs_strided_batched_d(handle, uplo, A, B, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    real(c_double), intent(in), contiguous, target :: A(:, :, :)
+    real(c_double), intent(inout), contiguous, target :: B(:, :, :)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_B
+    if (size(B, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potrs_strided_batched: B holds fewer matrices than A'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_B = c_null_ptr
+    if (size(B) > 0) p_B = c_loc(B)
+    status = smallla_dpotrsStridedBatched(handle, uplo, int(size(A, 2), c_int), int(size(B, 2), c_int), &
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_B, &
+        int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, 2), int(size(A, &
+        3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potrs_strided_batched_d
+
+  !> Solve from the Cholesky factor (smallla_cpotrsStridedBatched); n, leading dimensions, strides and
+  !> batch from the arrays' shapes.
+  function smallla_potrs_strided_batched_c(handle, uplo, A, B, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    complex(c_float_complex), intent(in), contiguous, target :: A(:, :, :)
+    complex(c_float_complex), intent(inout), contiguous, target :: B(:, :, :)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_B
+    if (size(B, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potrs_strided_batched: B holds fewer matrices than A'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_B = c_null_ptr
+    if (size(B) > 0) p_B = c_loc(B)
+    status = smallla_cpotrsStridedBatched(handle, uplo, int(size(A, 2), c_int), int(size(B, 2), c_int), &
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_B, &
+        int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, 2), int(size(A, &
+        3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potrs_strided_batched_c
+
+  !> Solve from the Cholesky factor (smallla_zpotrsStridedBatched); n, leading dimensions, strides and
+  !> batch from the arrays' shapes.
+  function smallla_potrs_strided_batched_z(handle, uplo, A, B, errmsg) result(status)
+    type(c_ptr), intent(in) :: handle
+    integer(c_int), intent(in) :: uplo
+    complex(c_double_complex), intent(in), contiguous, target :: A(:, :, :)
+    complex(c_double_complex), intent(inout), contiguous, target :: B(:, :, :)
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(c_int) :: status
+    type(c_ptr) :: p_A, p_B
+    if (size(B, 3) < size(A, 3)) then
+      status = SMALLLA_INVALID_VALUE
+      if (present(errmsg)) errmsg = 'smallla_potrs_strided_batched: B holds fewer matrices than A'
+      return
+    end if
+    p_A = c_null_ptr
+    if (size(A) > 0) p_A = c_loc(A)
+    p_B = c_null_ptr
+    if (size(B) > 0) p_B = c_loc(B)
+    status = smallla_zpotrsStridedBatched(handle, uplo, int(size(A, 2), c_int), int(size(B, 2), c_int), &
+        p_A, int(max(1, size(A, 1)), c_int), int(max(1, size(A, 1)), c_long_long) * size(A, 2), p_B, &
+        int(max(1, size(B, 1)), c_int), int(max(1, size(B, 1)), c_long_long) * size(B, 2), int(size(A, &
+        3), c_int))
+    if (status /= SMALLLA_SUCCESS .and. present(errmsg)) errmsg = smallla_error_message(handle)
+  end function smallla_potrs_strided_batched_z
 
 end module smallla

@@ -61,4 +61,45 @@ template <class T> struct getrf_iter_args {
     int batch;
 };
 
+// The Cholesky family. Only the uplo triangle of A is read (and, where A is written, written).
+template <class T> struct potrf_args {  // potrf, and potri (A holding the factor)
+    smallla_fill_t uplo;
+    int n;
+    matrix_batch<T> A;
+    int *info;
+    int batch;
+    potrf_args part(long long first, int count) const { return {uplo, n, A.from(first), info + first, count}; }
+};
+
+template <class T> struct potrs_args {
+    smallla_fill_t uplo;
+    int n, nrhs;
+    matrix_batch<const T> A;
+    matrix_batch<T> B;
+    int batch;
+    potrs_args part(long long first, int count) const { return {uplo, n, nrhs, A.from(first), B.from(first), count}; }
+};
+
+template <class T> struct posv_args {
+    smallla_fill_t uplo;
+    int n, nrhs;
+    matrix_batch<T> A;
+    matrix_batch<T> B;
+    int *info;
+    int batch;
+    posv_args part(long long first, int count) const {
+        return {uplo, n, nrhs, A.from(first), B.from(first), info + first, count};
+    }
+};
+
+template <class T> struct poinv_args {
+    smallla_fill_t uplo;
+    int n;
+    matrix_batch<const T> A;
+    matrix_batch<T> C;  // all of C is written; may alias A exactly (in place)
+    int *info;
+    int batch;
+    poinv_args part(long long first, int count) const { return {uplo, n, A.from(first), C.from(first), info + first, count}; }
+};
+
 }  // namespace smallla

@@ -7,11 +7,11 @@
 namespace smallla {
 namespace host_kernels {
 
-enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv };
+enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
 enum class family : unsigned char { lanes, fixed, any };
 
 // Where each form exists: the orders it is instantiated for.
-constexpr int lanes_max_order = 16;
+constexpr int lanes_max_order = 32;
 constexpr int fixed_max_order = 32;
 constexpr bool family_exists(family f, int n) {
     return n >= 1 && (f == family::any || n <= (f == family::lanes ? lanes_max_order : fixed_max_order));

@@ -13,6 +13,7 @@
 #include "blocked.cuh"
 #include "context.hpp"
 #include "cuda/batch_copy.cuh"
+#include "cuda/chol.hpp"
 #include "cuda/getrf_iter.hpp"
 #include "cuda/getri_columns.hpp"
 #include "cuda/lu_general.cuh"
@@ -255,12 +256,103 @@ template <class T> smallla_status_t getrf_iter(context &ctx, const getrf_iter_ar
     return SMALLLA_SUCCESS;
 }
 
+// ---- the Cholesky family (kernels/cuda/chol.cuh): lane kernels or one block per matrix, as the table routes ----
+// A batch as the kernels take it (the read-only ones too: a kernel does not write what the routine only reads).
+template <class T> batch_ref<T> chol_ref(const matrix_batch<T> &m) { return make_batch_ref(m); }
+template <class T> batch_ref<T> chol_ref(const matrix_batch<const T> &m) {
+    return {const_cast<T *>(m.base), const_cast<T *const *>(m.ptrs), m.stride, m.ld};
+}
+
+template <class T> smallla_status_t chol_routed(context &ctx, const char *name, routine r, const chol_launch<T> &l) {
+    clear_stale_error();
+    const family f = route(ctx, r, scalar_traits<T>::letter, l.n, l.batch);
+    if (f == family::lane && l.n <= chol_lanes_max_order) {
+        launch_chol_lanes<T>(l, stream_of(ctx));
+        return check_launch(ctx, name);
+    }
+    // One block per matrix; the lower form in shared memory, else in scratch, at most 256 MiB of it at a time.
+    const size_t limit = max_dynamic_shared_bytes(ctx);
+    const bool in_shared = chol_block_bytes<T>(l.n, true) <= limit;
+    if (chol_block_bytes<T>(l.n, false) > limit) return too_large(ctx, name, l.n);
+    scratch ws;
+    long long chunk = l.batch;
+    if (!in_shared) {
+        const size_t per_matrix = (size_t)l.n * (size_t)l.n * sizeof(T);
+        chunk = std::max<long long>(1, std::min<long long>(l.batch, (long long)((size_t(256) << 20) / per_matrix)));
+        if (smallla_status_t st = ws.allocate(ctx, name, (size_t)chunk * per_matrix); st != SMALLLA_SUCCESS) return st;
+    }
+    for (long long first = 0; first < l.batch; first += chunk) {
+        const cudaError_t e = launch_chol_block<T>(l, in_shared, static_cast<T *>(ws.ptr), first,
+                                                   std::min(chunk, l.batch - first), stream_of(ctx));
+        if (e != cudaSuccess) return too_large(ctx, name, l.n);
+        if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS) return st;
+    }
+    return SMALLLA_SUCCESS;
+}
+
+template <class T> smallla_status_t potrf(context &ctx, const potrf_args<T> &given) {
+    potrf_args<T> a = given;
+    stand_ins<T> s;
+    matrix_batch<T> same = a.A;
+    if (smallla_status_t st = s.make(ctx, "potrf", a.A, same, a.batch, matrix_elems(a.A.ld, a.n)); st != SMALLLA_SUCCESS)
+        return st;
+    const chol_launch<T> l{chol_op::factor, a.uplo == SMALLLA_FILL_UPPER, a.n, 0, chol_ref(a.A), batch_ref<T>{}, a.info,
+                           a.batch};
+    return mark_missing_after(ctx, "potrf", chol_routed(ctx, "potrf", routine::potrf, l), given.A, given.A, a.info,
+                              a.batch);
+}
+template <class T> smallla_status_t posv(context &ctx, const posv_args<T> &given) {
+    posv_args<T> a = given;
+    stand_ins<T> s;
+    const size_t elems = std::max(matrix_elems(a.A.ld, a.n), matrix_elems(a.B.ld, a.nrhs));
+    if (smallla_status_t st = s.make(ctx, "posv", a.A, a.B, a.batch, elems); st != SMALLLA_SUCCESS) return st;
+    const chol_launch<T> l{chol_op::factor, a.uplo == SMALLLA_FILL_UPPER, a.n, a.nrhs, chol_ref(a.A), chol_ref(a.B),
+                           a.info, a.batch};
+    return mark_missing_after(ctx, "posv", chol_routed(ctx, "posv", routine::posv, l), given.A, given.B, a.info, a.batch);
+}
+template <class T> smallla_status_t potrs(context &ctx, const potrs_args<T> &given) {
+    potrs_args<T> a = given;
+    stand_ins<T> s;
+    const size_t elems = std::max(matrix_elems(a.A.ld, a.n), matrix_elems(a.B.ld, a.nrhs));
+    if (smallla_status_t st = s.make(ctx, "potrs", a.A, a.B, a.batch, elems); st != SMALLLA_SUCCESS) return st;
+    const chol_launch<T> l{chol_op::solve, a.uplo == SMALLLA_FILL_UPPER, a.n, a.nrhs, chol_ref(a.A), chol_ref(a.B),
+                           nullptr, a.batch};
+    return chol_routed(ctx, "potrs", routine::potrs, l);
+}
+template <class T> smallla_status_t potri(context &ctx, const potrf_args<T> &given) {
+    potrf_args<T> a = given;
+    stand_ins<T> s;
+    matrix_batch<T> same = a.A;
+    if (smallla_status_t st = s.make(ctx, "potri", a.A, same, a.batch, matrix_elems(a.A.ld, a.n)); st != SMALLLA_SUCCESS)
+        return st;
+    const chol_launch<T> l{chol_op::inverse, a.uplo == SMALLLA_FILL_UPPER, a.n, 0, chol_ref(a.A), batch_ref<T>{},
+                           a.info, a.batch};
+    return mark_missing_after(ctx, "potri", chol_routed(ctx, "potri", routine::potri, l), given.A, given.A, a.info,
+                              a.batch);
+}
+template <class T> smallla_status_t poinv(context &ctx, const poinv_args<T> &given) {
+    poinv_args<T> a = given;
+    stand_ins<T> s;
+    if (smallla_status_t st = s.make(ctx, "poinv", a.A, a.C, a.batch, matrix_elems(std::max(a.A.ld, a.C.ld), a.n));
+        st != SMALLLA_SUCCESS)
+        return st;
+    const chol_launch<T> l{chol_op::full_inverse, a.uplo == SMALLLA_FILL_UPPER, a.n, 0, chol_ref(a.A), chol_ref(a.C),
+                           a.info, a.batch};
+    return mark_missing_after(ctx, "poinv", chol_routed(ctx, "poinv", routine::poinv, l), given.A, given.C, a.info,
+                              a.batch);
+}
+
 #define SMALLLA_CUDA_DISPATCH_INSTANTIATE(T)                                     \
     template smallla_status_t getrf<T>(context &, const getrf_args<T> &);        \
     template smallla_status_t getri<T>(context &, const getri_args<T> &);        \
     template smallla_status_t matinv<T>(context &, const matinv_args<T> &);      \
     template smallla_status_t getrs<T>(context &, const getrs_args<T> &);        \
-    template smallla_status_t getrf_iter<T>(context &, const getrf_iter_args<T> &);
+    template smallla_status_t getrf_iter<T>(context &, const getrf_iter_args<T> &); \
+    template smallla_status_t potrf<T>(context &, const potrf_args<T> &);           \
+    template smallla_status_t potrs<T>(context &, const potrs_args<T> &);           \
+    template smallla_status_t posv<T>(context &, const posv_args<T> &);             \
+    template smallla_status_t potri<T>(context &, const potrf_args<T> &);           \
+    template smallla_status_t poinv<T>(context &, const poinv_args<T> &);
 
 }  // namespace cuda
 }  // namespace smallla

@@ -5,6 +5,7 @@
 
 #include "backend.hpp"
 #include "host/getrf_iter_host.hpp"
+#include "host/chol_batch.hpp"
 #include "host/lu_batch.hpp"
 #include "host/routing.hpp"
 
@@ -89,13 +90,65 @@ template <class T> smallla_status_t getrf_iter(context &, const getrf_iter_args<
     return SMALLLA_SUCCESS;
 }
 
+// ---- the Cholesky family (kernels/host/chol_batch.hpp) ----
+template <class T> smallla_status_t potrf(context &, const potrf_args<T> &a) {
+    in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) {
+        const potrf_args<T> p = a.part(first, count);
+        with_routed_form<routine::potrf, T>(p.n, [&](auto size) {
+            posv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), 0, p.A.either(), p.info, p.batch);
+        });
+    });
+    return SMALLLA_SUCCESS;
+}
+template <class T> smallla_status_t posv(context &, const posv_args<T> &a) {
+    in_present_stretches(a.A, a.B, a.info, a.batch, [&](int first, int count) {
+        const posv_args<T> p = a.part(first, count);
+        with_routed_form<routine::posv, T>(p.n, [&](auto size) {
+            posv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.nrhs, p.B.either(), p.info, p.batch);
+        });
+    });
+    return SMALLLA_SUCCESS;
+}
+template <class T> smallla_status_t potrs(context &, const potrs_args<T> &a) {
+    in_present_stretches(a.A, a.B, nullptr, a.batch, [&](int first, int count) {
+        const potrs_args<T> p = a.part(first, count);
+        with_routed_form<routine::potrs, T>(p.n, [&](auto size) {
+            potrs_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.nrhs, p.A.either(), p.B.either(), p.batch);
+        });
+    });
+    return SMALLLA_SUCCESS;
+}
+template <class T> smallla_status_t potri(context &, const potrf_args<T> &a) {
+    in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) {
+        const potrf_args<T> p = a.part(first, count);
+        with_routed_form<routine::potri, T>(p.n, [&](auto size) {
+            potri_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.info, p.batch);
+        });
+    });
+    return SMALLLA_SUCCESS;
+}
+template <class T> smallla_status_t poinv(context &, const poinv_args<T> &a) {
+    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) {
+        const poinv_args<T> p = a.part(first, count);
+        with_routed_form<routine::poinv, T>(p.n, [&](auto size) {
+            poinv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.C.either(), p.info, p.batch);
+        });
+    });
+    return SMALLLA_SUCCESS;
+}
+
 // Explicit instantiation of the host backend for one scalar type (used once per precision).
 #define SMALLLA_HOST_INSTANTIATE(T)                                                     \
     template smallla_status_t getrf<T>(context &, const getrf_args<T> &);               \
     template smallla_status_t getri<T>(context &, const getri_args<T> &);               \
     template smallla_status_t matinv<T>(context &, const matinv_args<T> &);             \
     template smallla_status_t getrs<T>(context &, const getrs_args<T> &);               \
-    template smallla_status_t getrf_iter<T>(context &, const getrf_iter_args<T> &);
+    template smallla_status_t getrf_iter<T>(context &, const getrf_iter_args<T> &);     \
+    template smallla_status_t potrf<T>(context &, const potrf_args<T> &);               \
+    template smallla_status_t potrs<T>(context &, const potrs_args<T> &);               \
+    template smallla_status_t posv<T>(context &, const posv_args<T> &);                 \
+    template smallla_status_t potri<T>(context &, const potrf_args<T> &);               \
+    template smallla_status_t poinv<T>(context &, const poinv_args<T> &);
 
 }  // namespace host
 }  // namespace smallla

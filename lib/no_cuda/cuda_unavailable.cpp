@@ -26,13 +26,23 @@ template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &) {
 template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &) { return unavailable(ctx); }
 template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &) { return unavailable(ctx); }
 template <class T> smallla_status_t getrf_iter(context &ctx, const getrf_iter_args<T> &) { return unavailable(ctx); }
+template <class T> smallla_status_t potrf(context &ctx, const potrf_args<T> &) { return unavailable(ctx); }
+template <class T> smallla_status_t potrs(context &ctx, const potrs_args<T> &) { return unavailable(ctx); }
+template <class T> smallla_status_t posv(context &ctx, const posv_args<T> &) { return unavailable(ctx); }
+template <class T> smallla_status_t potri(context &ctx, const potrf_args<T> &) { return unavailable(ctx); }
+template <class T> smallla_status_t poinv(context &ctx, const poinv_args<T> &) { return unavailable(ctx); }
 
 #define SMALLLA_INSTANTIATE(T)                                                   \
     template smallla_status_t getrf<T>(context &, const getrf_args<T> &);        \
     template smallla_status_t getri<T>(context &, const getri_args<T> &);        \
     template smallla_status_t matinv<T>(context &, const matinv_args<T> &);      \
     template smallla_status_t getrs<T>(context &, const getrs_args<T> &);        \
-    template smallla_status_t getrf_iter<T>(context &, const getrf_iter_args<T> &);
+    template smallla_status_t getrf_iter<T>(context &, const getrf_iter_args<T> &); \
+    template smallla_status_t potrf<T>(context &, const potrf_args<T> &);           \
+    template smallla_status_t potrs<T>(context &, const potrs_args<T> &);           \
+    template smallla_status_t posv<T>(context &, const posv_args<T> &);             \
+    template smallla_status_t potri<T>(context &, const potrf_args<T> &);           \
+    template smallla_status_t poinv<T>(context &, const poinv_args<T> &);
 SMALLLA_INSTANTIATE(float)
 SMALLLA_INSTANTIATE(double)
 SMALLLA_INSTANTIATE(complex<float>)

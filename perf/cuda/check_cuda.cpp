@@ -6,6 +6,7 @@
 // every element outside the matrices untouched. getrf runs with and without pivoting, and getri and getrs from
 // both kinds of factors. Inputs include random matrices, exact pivot ties, a zero column (info > 0) and NaN.
 // Then NULL entries of the pointer arrays (null_entries below): the matrix skipped on both backends, info = -argno.
+// At every order also the Cholesky family (chol_sweep below): potrf, posv, potrs, potri, poinv against the host.
 // Prints one line per failure and a summary; exit status 0 only when everything passed, 77 when there is no CUDA
 // device (skipped). SMALLLA_CHECK_ALL_DEVICES=1 runs the sweep on every device in turn, in one process.
 //   usage: smallla-check-cuda [ORDER...]   the sweep (default orders 1-64, 65, 96, 100, 128, 160, 200; NULL
@@ -69,6 +70,13 @@ using cld = std::complex<long double>;
         static constexpr auto matinv_p = smallla_##x##matinvBatched;                                           \
         static constexpr auto getrs_s = smallla_##x##getrsStridedBatched;                                      \
         static constexpr auto getrs_p = smallla_##x##getrsBatched;                                             \
+        static constexpr auto potrf_s = smallla_##x##potrfStridedBatched;                                      \
+        static constexpr auto potrf_p = smallla_##x##potrfBatched;                                             \
+        static constexpr auto posv_s = smallla_##x##posvStridedBatched;                                        \
+        static constexpr auto potrs_s = smallla_##x##potrsStridedBatched;                                      \
+        static constexpr auto potri_s = smallla_##x##potriStridedBatched;                                      \
+        static constexpr auto poinv_s = smallla_##x##poinvStridedBatched;                                      \
+        static constexpr auto poinv_p = smallla_##x##poinvBatched;                                             \
     };
 SMALLLA_API_TABLE(s, float, float)
 SMALLLA_API_TABLE(d, double, double)
@@ -767,6 +775,133 @@ template <class C> void null_entries(smallla_handle_t hh, smallla_handle_t hc, i
 
 // The sweep of one precision: every order of `orders` (batches of 6 kinds; also packed for n <= 16), then the NULL
 // entries at (order, batch) of `nulls`.
+// ---- The Cholesky family ----------------------------------------------------------------------------------------
+// Both backends on the same inputs (strided with gaps; pointer arrays for potrf and poinv), both triangles: info
+// equal; where info is 0, every element the routine writes within tol of the host backend's (whose results the
+// CMocka suites check against LAPACK's ratios; the inputs are well conditioned: diagonal 2n + [-1, 1]); every
+// element it must not write (the other triangle, the gaps, B where posv failed) bit for bit as before. Matrix 1 is
+// not positive definite at its middle minor (a zero row and column), matrix 2 has a NaN on its last diagonal
+// element.
+template <class C> void chol_sweep(smallla_handle_t hh, smallla_handle_t hc, int n, std::mt19937 &rng) {
+    using A = api<C>;
+    const int ld = n + 2, ldb = n + 1, nrhs = 3, batch = n <= 32 ? 67 : 5;
+    const long long stride = (long long)ld * n + 3, strideB = (long long)ldb * nrhs + 1;
+    const size_t elems = (size_t)(stride * batch + 5), elemsB = (size_t)(strideB * batch + 5);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<C> a0(elems), b0(elemsB);
+    for (C &x : a0) x = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+    for (C &x : b0) x = from_parts<C>(u(rng), A::is_complex ? u(rng) : 0.0);
+    for (int b = 0; b < batch; ++b)
+        for (int i = 0; i < n; ++i) a0[b * stride + i + (long long)i * ld] = from_parts<C>(2.0 * n + u(rng), 0.5);
+    if (batch > 1) {
+        const int z = n / 2;
+        for (int i = 0; i < n; ++i) a0[stride + z + (long long)i * ld] = a0[stride + i + (long long)z * ld] = C{};
+    }
+    if (batch > 2) a0[2 * stride + (n - 1) + (long long)(n - 1) * ld] = from_parts<C>(std::nan(""), 0.0);
+    const long double tol = 1000.0L * n * A::eps();
+
+    // Element e of a buffer of `count` matrices rows x cols (leading dimension l, stride st): its matrix, or -1 in
+    // a gap; (i, j) through the pointers.
+    auto where = [](long long e, long long st, int l, int rows, int cols, int count, int *i, int *j) {
+        const long long b = e / st, in = e % st;
+        if (b >= count || in / l >= cols || in % l >= rows) return -1;
+        *i = (int)(in % l), *j = (int)(in / l);
+        return (int)b;
+    };
+    const char *names[] = {"potrf", "posv", "potrs", "potri", "poinv", "potrf ptr", "poinv ptr"};
+    for (int u8 = 0; u8 < 2; ++u8) {
+        const smallla_fill_t uplo = u8 ? SMALLLA_FILL_UPPER : SMALLLA_FILL_LOWER;
+        // the factors (host) for potrs and potri
+        std::vector<C> f0 = a0;
+        std::vector<int> finfo(batch);
+        smallla_status_t st0 = A::potrf_s(hh, uplo, n, f0.data(), ld, stride, finfo.data(), batch);
+        if (st0 != SMALLLA_SUCCESS) fail("host potrf for the factors");
+        for (int r = 0; r < 7; ++r) {
+            const bool uses_f = r == 2 || r == 3, uses_b = r == 1 || r == 2, out_c = r == 4 || r == 6;
+            std::vector<C> in = uses_f ? f0 : a0;
+            std::vector<C> ha = in, hb = out_c ? std::vector<C>(elems, from_parts<C>(-7.0, 0.0)) : b0;
+            std::vector<C> cb0 = hb;
+            std::vector<int> hinfo(batch, -99), cinfo(batch, -99);
+            device_buf<C> da(elems), db(out_c ? elems : elemsB);
+            device_buf<int> di(batch);
+            da.put(in);
+            db.put(hb);
+            di.put(cinfo);
+            auto run = [&](smallla_handle_t h, C *a, C *bb, int *info) -> smallla_status_t {
+                switch (r) {
+                case 0: return A::potrf_s(h, uplo, n, a, ld, stride, info, batch);
+                case 1: return A::posv_s(h, uplo, n, nrhs, a, ld, stride, bb, ldb, strideB, info, batch);
+                case 2: return A::potrs_s(h, uplo, n, nrhs, a, ld, stride, bb, ldb, strideB, batch);
+                case 3: return A::potri_s(h, uplo, n, a, ld, stride, info, batch);
+                case 4: return A::poinv_s(h, uplo, n, a, ld, stride, bb, ld, stride, info, batch);
+                default: {  // pointer arrays (device arrays on the CUDA backend)
+                    std::vector<C *> pa = device_pointer_array(a, stride, batch), pb = device_pointer_array(bb, stride, batch);
+                    C **arr_a = pa.data(), **arr_b = pb.data();
+                    device_buf<C *> dpa(batch), dpb(batch);
+                    if (h == hc) {
+                        dpa.put(pa);
+                        dpb.put(pb);
+                        arr_a = dpa.p, arr_b = dpb.p;
+                    }
+                    smallla_status_t st = r == 5 ? A::potrf_p(h, uplo, n, arr_a, ld, info, batch)
+                                                 : A::poinv_p(h, uplo, n, (const C *const *)arr_a, ld, arr_b, ld, info, batch);
+                    if (h == hc) CHECK_CUDA(cudaDeviceSynchronize());  // the arrays are freed on return
+                    return st;
+                }
+                }
+            };
+            const std::string tag = std::string(A::name) + names[r] + (u8 ? " upper" : " lower") + " n=" + std::to_string(n);
+            ++checks;
+            if (run(hh, ha.data(), hb.data(), hinfo.data()) != SMALLLA_SUCCESS) fail(tag + ": host call failed");
+            if (run(hc, da.p, db.p, di.p) != SMALLLA_SUCCESS) fail(tag + ": CUDA call failed: " + smallla_last_error(hc));
+            CHECK_CUDA(cudaDeviceSynchronize());
+            const std::vector<C> ca = da.get(), cbuf = db.get();
+            if (r != 2) cinfo = di.get();
+            for (int b = 0; b < batch && r != 2; ++b)
+                if (cinfo[b] != hinfo[b])
+                    fail(tag + " matrix " + std::to_string(b) + ": info " + std::to_string(cinfo[b]) + ", host " +
+                         std::to_string(hinfo[b]));
+            // A: the uplo triangle written by potrf, posv, potri (and poinv in place: not here); nothing else.
+            const bool writes_a = r == 0 || r == 1 || r == 3 || r == 5;
+            long double scale = 0;  // the largest finite output of the host (NaN inputs give NaN outputs)
+            for (size_t e = 0; e < elems; ++e)
+                if (std::isfinite(std::abs(to_c(ha[e])))) scale = std::max(scale, std::abs(to_c(ha[e])));
+            for (size_t e = 0; e < elems; ++e) {
+                int i = 0, j = 0;
+                const int b = where((long long)e, stride, ld, n, n, batch, &i, &j);
+                const bool tri = b >= 0 && (uplo == SMALLLA_FILL_LOWER ? i >= j : i <= j);
+                if (!(writes_a && tri)) {
+                    if (!same_bits(ca[e], in[e])) fail(tag + ": A element " + std::to_string(e) + " written");
+                } else if (hinfo[b] == 0 && (!uses_f || finfo[b] == 0) &&
+                           !(std::abs(to_c(ca[e]) - to_c(ha[e])) <= tol * (scale > 0 ? scale : 1))) {
+                    fail(tag + " matrix " + std::to_string(b) + ": A(" + std::to_string(i) + "," + std::to_string(j) +
+                         ") differs from the host's");
+                    break;
+                }
+            }
+            if (uses_b || out_c) {
+                const long long stb = out_c ? stride : strideB;
+                const int lb = out_c ? ld : ldb, cols = out_c ? n : nrhs;
+                long double sb = 0;
+                for (const C &x : hb)
+                    if (std::isfinite(std::abs(to_c(x)))) sb = std::max(sb, std::abs(to_c(x)));
+                for (size_t e = 0; e < cbuf.size(); ++e) {
+                    int i = 0, j = 0;
+                    const int b = where((long long)e, stb, lb, n, cols, batch, &i, &j);
+                    const bool ok_info = b >= 0 && (r == 2 ? finfo[b] == 0 : hinfo[b] == 0);
+                    if (b < 0 || (r == 1 && !ok_info)) {
+                        if (!same_bits(cbuf[e], cb0[e])) fail(tag + ": B/C element " + std::to_string(e) + " written");
+                    } else if (ok_info && !(std::abs(to_c(cbuf[e]) - to_c(hb[e])) <= tol * (sb > 0 ? sb : 1))) {
+                        fail(tag + " matrix " + std::to_string(b) + ": B/C(" + std::to_string(i) + "," +
+                             std::to_string(j) + ") differs from the host's");
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
 template <class C>
 void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<int> &orders,
                    const std::vector<std::pair<int, int>> &nulls) {
@@ -782,6 +917,7 @@ void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<i
             sc.packed = packed;
             run_case<C>(hh, hc, sc, rng);
         }
+        chol_sweep<C>(hh, hc, n, rng);
         std::printf("%s n=%d done (%d failures so far)\n", api<C>::name, n, failures);
         std::fflush(stdout);
     }

@@ -6,7 +6,9 @@
 // cuBLAS's on the same data. Prints a table (progress on stderr) and writes CSV with the columns
 //   op,prec,n,batch,ms,gflops,gbs,frac_copy,vendor_ms,speedup_vs_vendor
 // op: getrf, getrf_nopiv, matinv, getri (from the factors), getrs (getrf followed by getrs with --nrhs
-// right-hand sides, timed together, as a solve is used).
+// right-hand sides, timed together, as a solve is used); the Cholesky family (on request, --ops): potrf, posv
+// (--nrhs), potri (from the factors), poinv, against cuSOLVER's potrfBatched (+ potrsBatched, nrhs = 1) and, for
+// the inverses, cuBLAS's getrf + getri; their bytes count the lower triangle that they read.
 // gbs counts the bytes an op must move at least (each matrix read once and written once; getrs reads the
 // factors again, and its right-hand sides); frac_copy = gbs / the copy's bandwidth (bytes read + written per
 // second copying the batch's matrices: the fastest of cudaMemcpyAsync device to device, a copy kernel from one
@@ -60,6 +62,7 @@ namespace {
 smallla_handle_t handle;
 cublasHandle_t blas;
 cudaStream_t stream;
+cusolverDnHandle_t chol_solver;  // cuSOLVER's potrfBatched/potrsBatched, the Cholesky ops' vendor, on `stream`
 
 template <class V> V one_of() { return V(1); }
 template <class V> V zero_of() { return V(0); }
@@ -102,6 +105,17 @@ template <class C> struct prec;
             return cublas##X##gemmStridedBatched(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, (const V *)a, n, \
                                                  (long long)n * n, (const V *)bb, n, (long long)n * n, &zero,  \
                                                  (V *)c, n, (long long)n * n, b);                              \
+        }                                                                                                      \
+        static constexpr auto potrf = smallla_##x##potrfStridedBatched;                                        \
+        static constexpr auto posv = smallla_##x##posvStridedBatched;                                          \
+        static constexpr auto potri = smallla_##x##potriStridedBatched;                                        \
+        static constexpr auto poinv = smallla_##x##poinvStridedBatched;                                        \
+        static cusolverStatus_t v_potrf(int n, C **a, int *info, int b) {                                      \
+            return cusolverDn##X##potrfBatched(chol_solver, CUBLAS_FILL_MODE_LOWER, n, (V **)a, n, info, b);     \
+        }                                                                                                      \
+        static cusolverStatus_t v_potrs(int n, C **a, C **bb, int *info, int b) {                              \
+            return cusolverDn##X##potrsBatched(chol_solver, CUBLAS_FILL_MODE_LOWER, n, 1, (V **)a, n, (V **)bb, n, \
+                                               info, b);                                                       \
         }                                                                                                      \
         static cublasStatus_t v_getrs(int n, int nrhs, C **a, const int *p, C **bb, int *hinfo, int b) {       \
             return cublas##X##getrsBatched(blas, CUBLAS_OP_N, n, nrhs, (const V *const *)a, n, p, (V **)bb, n, \
@@ -197,7 +211,7 @@ template <class Reset, class Body> double median_ms(int reps, Reset &&reset, Bod
 }
 
 struct options {
-    std::vector<std::string> ops{"getrf", "getrf_nopiv", "matinv", "getri", "getrs"};
+    std::vector<std::string> ops{"getrf", "getrf_nopiv", "matinv", "getri", "getrs"};  // + potrf, posv, potri, poinv
     std::vector<std::string> precs{"s", "d", "c", "z"};
     std::vector<int> orders;
     double gib = 1.0;
@@ -234,6 +248,8 @@ std::vector<int> parse_orders(const std::string &s) {
 
 double flops_getrf(double n) { return 2.0 * n * n * n / 3.0 - n * n / 2.0 + 5.0 * n / 6.0; }
 double flops_getri(double n) { return 4.0 * n * n * n / 3.0 - n * n + 5.0 * n / 3.0; }
+double flops_potrf(double n) { return n * n * n / 3.0 + n * n / 2.0 + n / 6.0; }
+double flops_potri(double n) { return 2.0 * n * n * n / 3.0 + n * n / 2.0 + 5.0 * n / 6.0; }
 
 FILE *csv_file;
 int done_rows = 0, total_rows = 0;
@@ -364,6 +380,55 @@ template <class C> void run(const options &o, int n) {
                     CB(P::v_getrf(n, (C **)pa, vpiv, info, b));
                     CB(P::v_getrs(n, nrhs, (C **)pa, vpiv, (C **)pb, &hinfo, b));
                 });
+        } else if (op == "potrf" || op == "posv" || op == "potri" || op == "poinv") {
+            // The Cholesky family, lower triangle, on A0 made Hermitian positive definite by a diagonal of 2n
+            // (only the lower triangle is read). Bytes: the triangle read (and written, potrf and potri; poinv
+            // writes all of C), plus posv's right-hand sides. Vendor: cuSOLVER's potrfBatched (+ potrsBatched,
+            // nrhs = 1 only); for the inverses cuBLAS's getrf + getri, the vendor's only batched route.
+            fill(A0, sA * batch, n, 2.0 * n, 0xC0FFEEull * (n + 1) + op.size());
+            const double tri = (double)n * (n + 1) / 2.0 * es;
+            auto reset_AB = [&] {
+                reset_A();
+                CK(cudaMemcpyAsync(B, B0, (size_t)sB * es * batch, cudaMemcpyDeviceToDevice, stream));
+            };
+            if (op == "potrf") {
+                ms = median_ms(o.reps, reset_A, [&] { CS(P::potrf(handle, SMALLLA_FILL_LOWER, n, A, n, sA, info, b)); });
+                flops = cplx * flops_potrf(n) * batch;
+                bytes = (2.0 * tri + 4.0) * batch;
+                if (o.vendor) vms = median_ms(o.reps, reset_A, [&] { P::v_potrf(n, (C **)pa, info, b); });
+            } else if (op == "posv") {
+                ms = median_ms(o.reps, reset_AB, [&] {
+                    CS(P::posv(handle, SMALLLA_FILL_LOWER, n, nrhs, A, n, sA, B, n, sB, info, b));
+                });
+                flops = cplx * (flops_potrf(n) + 2.0 * n * n * nrhs) * batch;
+                bytes = (2.0 * tri + 2.0 * n * nrhs * es + 4.0) * batch;
+                if (o.vendor && nrhs == 1)
+                    vms = median_ms(o.reps, reset_AB, [&] {
+                        P::v_potrf(n, (C **)pa, info, b);
+                        P::v_potrs(n, (C **)pa, (C **)pb, info, b);
+                    });
+            } else {
+                const bool fused = op == "poinv";
+                if (!fused) {  // potri's input: the factors, made once, untimed (A kept in Cm between the runs)
+                    reset_A();
+                    CS(P::potrf(handle, SMALLLA_FILL_LOWER, n, A, n, sA, info, b));
+                    CK(cudaMemcpyAsync(Cm, A, total, cudaMemcpyDeviceToDevice, stream));
+                }
+                auto reset_F = [&] { CK(cudaMemcpyAsync(A, Cm, total, cudaMemcpyDeviceToDevice, stream)); };
+                if (fused)
+                    ms = median_ms(o.reps, [] {}, [&] {
+                        CS(P::poinv(handle, SMALLLA_FILL_LOWER, n, A0, n, sA, Cm, n, sA, info, b));
+                    });
+                else
+                    ms = median_ms(o.reps, reset_F, [&] { CS(P::potri(handle, SMALLLA_FILL_LOWER, n, A, n, sA, info, b)); });
+                flops = cplx * (fused ? flops_potrf(n) + flops_potri(n) : flops_potri(n)) * batch;
+                bytes = ((fused ? tri + mat_bytes : 2.0 * tri) + 4.0) * batch;
+                if (o.vendor)
+                    vms = median_ms(o.reps, reset_A, [&] {
+                        CB(P::v_getrf(n, (C **)pa, vpiv, info, b));
+                        CB(P::v_getri(n, (C **)pa, vpiv, (C **)pc, info, b));
+                    });
+            }
         } else {
             std::fprintf(stderr, "unknown op %s\n", op.c_str());
             std::exit(2);
@@ -568,7 +633,7 @@ int main(int argc, char **argv) {
             for (int v : parse_orders(next())) o.batches.push_back(v);
         } else if (a == "--max-gib") o.max_gib = std::atof(next().c_str());
         else {
-            std::printf("usage: smallla-bench [--ops getrf,getrf_nopiv,matinv,getri,getrs] [--precs s,d,c,z]\n"
+            std::printf("usage: smallla-bench [--ops getrf,getrf_nopiv,matinv,getri,getrs,potrf,posv,potri,poinv] [--precs s,d,c,z]\n"
                         "       [--n 1-32,64] [--gib 1] [--batch B] [--reps 5] [--nrhs 1] [--csv file] [--no-vendor]\n"
                         "       smallla-bench --grid [--ops getrf,getrs,matinv] [--precs ...] [--n 64,128,...]\n"
                         "       [--batches 1,2,4,...] [--max-gib 8] [--reps 3] [--csv file]\n");
@@ -590,6 +655,10 @@ int main(int argc, char **argv) {
     CS(smallla_set_stream(handle, stream));
     CB(cublasCreate(&blas));
     CB(cublasSetStream(blas, stream));
+    if (cusolverDnCreate(&chol_solver) != CUSOLVER_STATUS_SUCCESS || cusolverDnSetStream(chol_solver, stream) != CUSOLVER_STATUS_SUCCESS) {
+        std::printf("cusolverDnCreate failed\n");
+        return 1;
+    }
     csv_file = std::fopen(o.csv.c_str(), "w");
     if (!csv_file) { std::perror(o.csv.c_str()); return 1; }
     if (o.grid) {

@@ -25,6 +25,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROUTING = os.path.join(ROOT, "kernels", "cuda", "routing")
 ROUTINES = ["getrf", "getrf_nopiv", "getrs", "getri", "matinv"]
+# The manual's table also shows the Cholesky family (its routes are not tuned from sweeps yet).
+DOC_ROUTINES = ROUTINES + ["potrf", "posv", "potrs", "potri", "poinv"]
 PRECISIONS = "sdcz"
 # The bench's ops (smallla-bench --ops) and the routine each measures: "getrs" is getrf + getrs, the route of getrs
 # being what differs between two runs that force it.
@@ -81,10 +83,10 @@ def doc_block(table):
     _, routes = read_def(table)
     out = ["| routine | precision | orders: kernel family (for a large batch) |", "|---|---|---|"]
     limits = []
-    for r in ROUTINES:
+    for r in DOC_ROUTINES:
         for p in PRECISIONS:
             fam = [None] + [find_route(routes, r, p, n, 10 ** 9) for n in range(1, DOC_ORDERS + 1)]
-            cells = ["%s %s" % (span(a, b), FAMILY_WORDS[f]) for (a, b, f) in ranges(fam)]
+            below = ranges(fam)
             # Beyond DOC_ORDERS: one cell per stretch between the table's bounds there.
             starts = sorted({DOC_ORDERS + 1} | {n0 for (_, _, n0, _, _, _) in routes if n0 > DOC_ORDERS + 1} |
                             {n1 + 1 for (_, _, _, n1, _, _) in routes if DOC_ORDERS < n1 < BIG})
@@ -96,7 +98,10 @@ def doc_block(table):
                     beyond[-1] = (beyond[-1][0], b, f)
                 else:
                     beyond.append((a, b, f))
-            cells += ["%s %s" % (span(a, b), FAMILY_WORDS[f]) for (a, b, f) in beyond]
+            if below and beyond and below[-1][2] == beyond[0][2]:  # one stretch across DOC_ORDERS
+                below[-1] = (below[-1][0], beyond[0][1], beyond[0][2])
+                beyond = beyond[1:]
+            cells = ["%s %s" % (span(a, b), FAMILY_WORDS[f]) for (a, b, f) in below + beyond]
             out.append("| %s | %s | %s |" % (r, p, ", ".join(cells)))
     for (er, ep, n0, n1, b, f) in routes:
         if b:
@@ -177,14 +182,17 @@ def cmd_table(args):
     while out and out[-1] == "":
         out.pop()
     out += ["", "// ---- small batches (kept as they were; the grid mode measures them) ----"]
-    out += ["SMALLLA_ROUTE(%s, %s, %d, %d, %d, %s)" % e for e in routes if e[4]]
+    out += ["SMALLLA_ROUTE(%s, %s, %d, %d, %d, %s)" % e for e in routes if e[4] and e[0] in ROUTINES]
     for r in ROUTINES:
         out += ["", "// ---- %s ----" % r]
         for p in PRECISIONS:
             fam = [None] + [decided[(r, p, n)] for n in range(1, DOC_ORDERS + 1)]
             out += ["SMALLLA_ROUTE(%s, %s, %d, %d, 0, %s)" % (r, p, a, b, f) for (a, b, f) in ranges(fam)]
+    out += ["", "// ---- routines the sweep does not tune (the Cholesky family; kept as they were) ----"]
+    out += ["SMALLLA_ROUTE(%s, %s, %d, %d, %d, %s)" % e for e in routes if e[0] not in ROUTINES]
     out += ["", "// ---- beyond %d (kept as they were) ----" % DOC_ORDERS]
-    out += ["SMALLLA_ROUTE(%s, %s, %d, %d, %d, %s)" % e for e in routes if not e[4] and e[3] > DOC_ORDERS]
+    out += ["SMALLLA_ROUTE(%s, %s, %d, %d, %d, %s)" % e for e in routes
+            if not e[4] and e[3] > DOC_ORDERS and e[0] in ROUTINES]
     out.append("")
     out += [l for l in lines if l.startswith("SMALLLA_CAP") or l.startswith("// ---- register caps")]
     text = "\n".join(out) + "\n"

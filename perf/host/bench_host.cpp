@@ -4,6 +4,7 @@
 //
 // Prints a table (time per matrix and speedup per precision, routine and n) and, with --out FILE, writes CSV.
 // Usage: smallla-bench-host [--precisions sdcz] [--sizes 2-32,48,64,128] [--routines getrf,getri,matinv,getrs]
+//        (the Cholesky family on request: --routines potrf,posv,potri,poinv, against LAPACK's xPOTRF/xPOTRS/xPOTRI)
 //                           [--min-time SECONDS] [--out FILE]
 #include <omp.h>
 
@@ -40,6 +41,16 @@ void cgetrs_(const char *trans, const int *n, const int *nrhs, const std::comple
              const int *ipiv, std::complex<float> *b, const int *ldb, int *info, size_t trans_len);
 void zgetrs_(const char *trans, const int *n, const int *nrhs, const std::complex<double> *a, const int *lda,
              const int *ipiv, std::complex<double> *b, const int *ldb, int *info, size_t trans_len);
+#define BENCH_LAPACK_CHOL(x, T)                                                                                    \
+    void x##potrf_(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t);                       \
+    void x##potri_(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t);                       \
+    void x##potrs_(const char *uplo, const int *n, const int *nrhs, const T *a, const int *lda, T *b, const int *ldb, \
+                   int *info, size_t);
+BENCH_LAPACK_CHOL(s, float)
+BENCH_LAPACK_CHOL(d, double)
+BENCH_LAPACK_CHOL(c, std::complex<float>)
+BENCH_LAPACK_CHOL(z, std::complex<double>)
+#undef BENCH_LAPACK_CHOL
 // OpenBLAS, when it is the LAPACK provider: keep each LAPACK call single-threaded.
 void openblas_set_num_threads(int) __attribute__((weak));
 }
@@ -71,6 +82,28 @@ template <class T> struct precision;
         static smallla_status_t matinv(smallla_handle_t h, int n, const T *a, T *c, int *info, int batch) {        \
             return smallla_##x##matinvStridedBatched(h, n, (const CT *)a, n, (long long)n * n, (CT *)c, n,         \
                                                      (long long)n * n, info, batch);                               \
+        }                                                                                                          \
+        static void lapack_potrf(int n, T *a, int *info) { x##potrf_("L", &n, a, &n, info, 1); }                  \
+        static void lapack_potri(int n, T *a, int *info) { x##potri_("L", &n, a, &n, info, 1); }                  \
+        static void lapack_potrs(int n, const T *a, T *b, int *info) {                                             \
+            const int one = 1;                                                                                     \
+            x##potrs_("L", &n, &one, a, &n, b, &n, info, 1);                                                       \
+        }                                                                                                          \
+        static smallla_status_t potrf(smallla_handle_t h, int n, T *a, int *info, int batch) {                     \
+            return smallla_##x##potrfStridedBatched(h, SMALLLA_FILL_LOWER, n, (CT *)a, n, (long long)n * n, info,  \
+                                                    batch);                                                        \
+        }                                                                                                          \
+        static smallla_status_t posv(smallla_handle_t h, int n, T *a, T *b, int *info, int batch) {                \
+            return smallla_##x##posvStridedBatched(h, SMALLLA_FILL_LOWER, n, 1, (CT *)a, n, (long long)n * n,      \
+                                                   (CT *)b, n, n, info, batch);                                    \
+        }                                                                                                          \
+        static smallla_status_t potri(smallla_handle_t h, int n, T *a, int *info, int batch) {                     \
+            return smallla_##x##potriStridedBatched(h, SMALLLA_FILL_LOWER, n, (CT *)a, n, (long long)n * n, info,  \
+                                                    batch);                                                        \
+        }                                                                                                          \
+        static smallla_status_t poinv(smallla_handle_t h, int n, const T *a, T *c, int *info, int batch) {         \
+            return smallla_##x##poinvStridedBatched(h, SMALLLA_FILL_LOWER, n, (const CT *)a, n, (long long)n * n,  \
+                                                    (CT *)c, n, (long long)n * n, info, batch);                    \
         }                                                                                                          \
         static smallla_status_t getrs(smallla_handle_t h, int n, const T *a, const int *ipiv, T *b, int batch) {   \
             return smallla_##x##getrsStridedBatched(h, SMALLLA_OP_N, n, 1, (const CT *)a, n, (long long)n * n,    \
@@ -126,6 +159,10 @@ double flops(const std::string &routine, int n) {
     if (routine == "getrf") return 2.0 / 3.0 * c;
     if (routine == "getri") return 4.0 / 3.0 * c;
     if (routine == "matinv") return 2.0 * c;
+    if (routine == "potrf") return c / 3.0;
+    if (routine == "posv") return c / 3.0 + 2.0 * n * n;
+    if (routine == "potri") return 2.0 / 3.0 * c;
+    if (routine == "poinv") return c;
     return 2.0 * n * n;
 }
 
@@ -156,6 +193,7 @@ template <class T> void bench_precision(smallla_handle_t h, const options &opt, 
         std::vector<T> A(elems * batch), LU(elems * batch), W(elems * batch), B(n * (size_t)batch),
             X(n * (size_t)batch);
         std::vector<int> ipiv((size_t)n * batch), info(batch);
+        std::vector<T> SPD(elems * batch);  // the Cholesky routines' inputs, made when they are benchmarked
         fill_random(A, n, batch, gen);
         for (auto &v : B) v = T(1);
         // Factors shared by getri and getrs (from smallla; LAPACK's are the same up to rounding).
@@ -216,6 +254,66 @@ template <class T> void bench_precision(smallla_handle_t h, const options &opt, 
                     }
                 };
                 ours = [&] { P::getrs(h, n, LU.data(), ipiv.data(), X.data(), batch); };
+            } else if (routine == "potrf" || routine == "posv" || routine == "potri" || routine == "poinv") {
+                // Hermitian positive definite inputs (A's lower triangle, diagonal 2n), lower triangle; LAPACK's
+                // side of poinv is potrf + potri + the copy of the other triangle, as a caller needing all of the
+                // inverse must do.
+                for (int b = 0; b < batch; ++b)
+                    for (int j = 0; j < n; ++j) {
+                        T &d = SPD[b * elems + j + (size_t)j * n];
+                        d = A[b * elems + j + (size_t)j * n];
+                        if constexpr (is_complex_v<T>) d = T(d.real() + 2.0 * n, 0.0);
+                        else d = d + T(2.0 * n);
+                        for (int i = j + 1; i < n; ++i) SPD[b * elems + i + (size_t)j * n] = A[b * elems + i + (size_t)j * n];
+                    }
+                if (routine == "potrf") {
+                    setup = [&] { std::memcpy(W.data(), SPD.data(), sizeof(T) * elems * batch); };
+                    lapack = [&] {
+#pragma omp parallel for schedule(static)
+                        for (int b = 0; b < batch; ++b) P::lapack_potrf(n, &W[b * elems], &info[b]);
+                    };
+                    ours = [&] { P::potrf(h, n, W.data(), info.data(), batch); };
+                } else if (routine == "posv") {
+                    setup = [&] {
+                        std::memcpy(W.data(), SPD.data(), sizeof(T) * elems * batch);
+                        std::memcpy(X.data(), B.data(), sizeof(T) * n * batch);
+                    };
+                    lapack = [&] {
+#pragma omp parallel for schedule(static)
+                        for (int b = 0; b < batch; ++b) {
+                            P::lapack_potrf(n, &W[b * elems], &info[b]);
+                            int inf;
+                            P::lapack_potrs(n, &W[b * elems], &X[(size_t)b * n], &inf);
+                        }
+                    };
+                    ours = [&] { P::posv(h, n, W.data(), X.data(), info.data(), batch); };
+                } else if (routine == "potri") {
+                    std::memcpy(LU.data(), SPD.data(), sizeof(T) * elems * batch);
+                    P::potrf(h, n, LU.data(), info.data(), batch);
+                    setup = [&] { std::memcpy(W.data(), LU.data(), sizeof(T) * elems * batch); };
+                    lapack = [&] {
+#pragma omp parallel for schedule(static)
+                        for (int b = 0; b < batch; ++b) P::lapack_potri(n, &W[b * elems], &info[b]);
+                    };
+                    ours = [&] { P::potri(h, n, W.data(), info.data(), batch); };
+                } else {
+                    setup = [] {};
+                    lapack = [&] {
+#pragma omp parallel for schedule(static)
+                        for (int b = 0; b < batch; ++b) {
+                            T *w = &W[b * elems];
+                            std::memcpy(w, &SPD[b * elems], sizeof(T) * elems);
+                            P::lapack_potrf(n, w, &info[b]);
+                            P::lapack_potri(n, w, &info[b]);
+                            for (int j = 0; j < n; ++j)
+                                for (int i = j + 1; i < n; ++i) {
+                                    if constexpr (is_complex_v<T>) w[j + (size_t)i * n] = std::conj(w[i + (size_t)j * n]);
+                                    else w[j + (size_t)i * n] = w[i + (size_t)j * n];
+                                }
+                        }
+                    };
+                    ours = [&] { P::poinv(h, n, SPD.data(), W.data(), info.data(), batch); };
+                }
             } else {
                 continue;
             }

@@ -1056,3 +1056,358 @@ void chk_batch_lapack_getrf(chk_batch *A, chk_ints *ipiv, int *info) {
         if (info) info[b] = i;
     }
 }
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* The Cholesky family                                                                                  */
+/* ---------------------------------------------------------------------------------------------------- */
+
+const char *chk_pdtype_name(chk_pdtype t) {
+    static const char *names[CHK_PD_COUNT] = {"diagonal PD",      "PD cond 2",           "zero first row/col",
+                                              "zero last row/col", "zero middle row/col", "PD cond sqrt(0.1/eps)",
+                                              "PD cond 0.1/eps",  "PD near underflow",   "PD near overflow",
+                                              "indefinite"};
+    return (unsigned)t < CHK_PD_COUNT ? names[t] : "?";
+}
+
+int chk_pdtype_zero_index(chk_pdtype t, int n) {
+    if (n <= 0) return 0;
+    switch (t) {
+    case CHK_PD_ZERO_FIRST: return 1;
+    case CHK_PD_ZERO_LAST: return n;
+    case CHK_PD_ZERO_MIDDLE: return n / 2 + 1;
+    case CHK_PD_INDEFINITE: return -1;
+    default: return 0;
+    }
+}
+
+/* W (n x n) = Q diag(lambda) Q^H with Q a product of a few Householder reflectors of random dense vectors: a
+ * dense Hermitian matrix with exactly these eigenvalues (up to rounding). */
+static void gen_hermitian_with_eigenvalues(chk_prec p, int n, zd *W, const double *lambda, chk_rng *rng) {
+    zd *v = malloc(sizeof(zd) * (size_t)n), *y = malloc(sizeof(zd) * (size_t)n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) W[i + (size_t)j * n] = i == j ? lambda[i] : 0.0;
+    const int reflectors = n < 4 ? n : 4;
+    for (int r = 0; r < reflectors; ++r) {
+        double vv = 0;
+        for (int i = 0; i < n; ++i) {
+            v[i] = rand_entry(p, rng);
+            vv += creal(v[i] * conj(v[i]));
+        }
+        if (vv == 0) continue;
+        /* W := H W H with H = I - tau v v^H, tau = 2 / vv: y = W v, then the rank-2 form of LAPACK's xLATMS */
+        const double tau = 2.0 / vv;
+        for (int i = 0; i < n; ++i) {
+            zd s = 0;
+            for (int k = 0; k < n; ++k) s += W[i + (size_t)k * n] * v[k];
+            y[i] = tau * s;
+        }
+        zd alpha = 0;
+        for (int i = 0; i < n; ++i) alpha += conj(v[i]) * y[i];
+        alpha *= -0.5 * tau;
+        for (int i = 0; i < n; ++i) y[i] += alpha * v[i];
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) W[i + (size_t)j * n] -= v[i] * conj(y[j]) + y[i] * conj(v[j]);
+    }
+    for (int i = 0; i < n; ++i) W[i + (size_t)i * n] = creal(W[i + (size_t)i * n]);
+    free(v);
+    free(y);
+}
+
+void chk_gen_pd(chk_prec p, chk_pdtype t, int n, void *A, int lda, chk_rng *rng) {
+    if (n <= 0) return;
+    if (t == CHK_PD_DIAGONAL) {
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) chk_set(p, A, i + (long long)j * lda, i == j ? 1.5 + 0.5 * chk_rand(rng) : 0.0);
+        return;
+    }
+    double *lambda = malloc(sizeof(double) * (size_t)n);
+    zd *W = malloc(sizeof(zd) * (size_t)n * (size_t)n);
+    double cond = t == CHK_PD_ILL ? 0.1 / chk_eps(p) : t == CHK_PD_ILL_SQRT ? sqrt(0.1 / chk_eps(p)) : 2.0;
+    for (int i = 0; i < n; ++i) lambda[i] = n == 1 ? 1.0 : pow(cond, -(double)i / (n - 1));
+    if (t == CHK_PD_INDEFINITE) lambda[chk_rand_int(rng, 0, n - 1)] = -1.0;
+    gen_hermitian_with_eigenvalues(p, n, W, lambda, rng);
+    double small = 0.25 * chk_sfmin(p) / chk_eps(p);
+    double scale = t == CHK_PD_SMALL ? small : t == CHK_PD_LARGE ? 1.0 / small : 1.0;
+    int z = chk_pdtype_zero_index(t, n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            zd v = (z > 0 && (i == z - 1 || j == z - 1)) ? 0.0 : scale * W[i + (size_t)j * n];
+            chk_set(p, A, i + (long long)j * lda, v);
+        }
+    free(W);
+    free(lambda);
+}
+
+void chk_batch_gen_pd(chk_batch *B, chk_pdtype t, chk_rng *rng) {
+    for (int b = 0; b < B->count; ++b) chk_gen_pd(B->prec, t, B->rows, chk_batch_mat(B, b), B->ld, rng);
+}
+
+/* Element (i, j) of the Hermitian matrix given by the uplo triangle of A, in complex double. */
+static zd herm_at(chk_prec p, smallla_fill_t uplo, const void *A, int lda, int i, int j) {
+    if (i == j) return creal(chk_get(p, A, i + (long long)i * lda));
+    const int in_triangle = uplo == SMALLLA_FILL_LOWER ? i > j : i < j;
+    return in_triangle ? chk_get(p, A, i + (long long)j * lda) : conj(chk_get(p, A, j + (long long)i * lda));
+}
+static zd *herm_z(chk_prec p, smallla_fill_t uplo, int n, const void *A, int lda) {
+    zd *W = malloc(sizeof(zd) * ((size_t)n * (size_t)n + 1));
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) W[i + (size_t)j * n] = herm_at(p, uplo, A, lda, i, j);
+    return W;
+}
+
+void chk_hermitian_full(chk_prec p, smallla_fill_t uplo, int n, const void *A, int lda, void *F, int ldf) {
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) chk_set(p, F, i + (long long)j * ldf, herm_at(p, uplo, A, lda, i, j));
+}
+
+double chk_ratio_chol(chk_prec p, smallla_fill_t uplo, int m, const void *A0, int lda0, const void *LU, int ldlu) {
+    if (m <= 0) return 0;
+    zd *A = herm_z(p, uplo, m, A0, lda0);
+    /* L (m x m, lower) from the factor: U = L^H for upper */
+    zd *L = calloc((size_t)m * (size_t)m, sizeof(zd));
+    int imaginary_diagonal = 0;
+    for (int j = 0; j < m; ++j)
+        for (int i = j; i < m; ++i) {
+            zd v = uplo == SMALLLA_FILL_LOWER ? chk_get(p, LU, i + (long long)j * ldlu)
+                                              : conj(chk_get(p, LU, j + (long long)i * ldlu));
+            if (i == j && cimag(v) != 0) imaginary_diagonal = 1;
+            L[i + (size_t)j * m] = v;
+        }
+    const double anorm = norm1(A, m, m);
+    for (int j = 0; j < m; ++j) /* A := A - L L^H */
+        for (int k = 0; k <= j; ++k) {
+            const zd ljk = conj(L[j + (size_t)k * m]);
+            for (int i = k; i < m; ++i) A[i + (size_t)j * m] -= L[i + (size_t)k * m] * ljk;
+        }
+    double resid = norm1(A, m, m);
+    free(A);
+    free(L);
+    if (imaginary_diagonal) return INFINITY;
+    if (!(anorm > 0)) return isnan(anorm + resid) ? INFINITY : resid == 0 ? 0 : 1.0 / chk_eps(p);
+    return finite_or_inf(resid / m / anorm / chk_eps(p));
+}
+
+double chk_ratio_pd_solve(chk_prec p, smallla_fill_t uplo, int n, int nrhs, const void *A0, int lda0, const void *X,
+                          int ldx, const void *B0, int ldb0) {
+    if (n <= 0 || nrhs <= 0) return 0;
+    void *F = chk_alloc(chk_elem_size(p) * (size_t)n * (size_t)n);
+    chk_hermitian_full(p, uplo, n, A0, lda0, F, n);
+    double r = chk_ratio_solve(p, SMALLLA_OP_N, n, nrhs, F, n, X, ldx, B0, ldb0);
+    chk_free(F);
+    return r;
+}
+
+double chk_ratio_pd_inverse(chk_prec p, smallla_fill_t uplo, int n, const void *A0, int lda0, const void *Ainv,
+                            int ldi, int full) {
+    if (n <= 0) return 0;
+    void *F = chk_alloc(chk_elem_size(p) * (size_t)n * (size_t)n);
+    void *G = chk_alloc(chk_elem_size(p) * (size_t)n * (size_t)n);
+    chk_hermitian_full(p, uplo, n, A0, lda0, F, n);
+    if (full) {
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) chk_set(p, G, i + (long long)j * n, chk_get(p, Ainv, i + (long long)j * ldi));
+    } else {
+        chk_hermitian_full(p, uplo, n, Ainv, ldi, G, n);
+    }
+    double r = chk_ratio_inverse(p, n, F, n, G, n);
+    chk_free(F);
+    chk_free(G);
+    return r;
+}
+
+extern void spotrf_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+extern void dpotrf_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+extern void cpotrf_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+extern void zpotrf_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+extern void spotri_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+extern void dpotri_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+extern void cpotri_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+extern void zpotri_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+extern void spotrs_(const char *uplo, const int *n, const int *nrhs, const void *a, const int *lda, void *b,
+                    const int *ldb, int *info, size_t);
+extern void dpotrs_(const char *uplo, const int *n, const int *nrhs, const void *a, const int *lda, void *b,
+                    const int *ldb, int *info, size_t);
+extern void cpotrs_(const char *uplo, const int *n, const int *nrhs, const void *a, const int *lda, void *b,
+                    const int *ldb, int *info, size_t);
+extern void zpotrs_(const char *uplo, const int *n, const int *nrhs, const void *a, const int *lda, void *b,
+                    const int *ldb, int *info, size_t);
+
+int chk_lapack_potrf(chk_prec p, smallla_fill_t uplo, int n, void *A, int lda) {
+    int info = 0;
+    const char *u = uplo == SMALLLA_FILL_LOWER ? "L" : "U";
+    if (n <= 0) return 0;
+    switch (p) {
+    case CHK_S: spotrf_(u, &n, A, &lda, &info, 1); break;
+    case CHK_D: dpotrf_(u, &n, A, &lda, &info, 1); break;
+    case CHK_C: cpotrf_(u, &n, A, &lda, &info, 1); break;
+    case CHK_Z: zpotrf_(u, &n, A, &lda, &info, 1); break;
+    }
+    return info;
+}
+
+int chk_lapack_potri(chk_prec p, smallla_fill_t uplo, int n, void *A, int lda) {
+    int info = 0;
+    const char *u = uplo == SMALLLA_FILL_LOWER ? "L" : "U";
+    if (n <= 0) return 0;
+    switch (p) {
+    case CHK_S: spotri_(u, &n, A, &lda, &info, 1); break;
+    case CHK_D: dpotri_(u, &n, A, &lda, &info, 1); break;
+    case CHK_C: cpotri_(u, &n, A, &lda, &info, 1); break;
+    case CHK_Z: zpotri_(u, &n, A, &lda, &info, 1); break;
+    }
+    return info;
+}
+
+int chk_lapack_potrs(chk_prec p, smallla_fill_t uplo, int n, int nrhs, const void *A, int lda, void *B, int ldb) {
+    int info = 0;
+    const char *u = uplo == SMALLLA_FILL_LOWER ? "L" : "U";
+    if (n <= 0 || nrhs <= 0) return 0;
+    switch (p) {
+    case CHK_S: spotrs_(u, &n, &nrhs, A, &lda, B, &ldb, &info, 1); break;
+    case CHK_D: dpotrs_(u, &n, &nrhs, A, &lda, B, &ldb, &info, 1); break;
+    case CHK_C: cpotrs_(u, &n, &nrhs, A, &lda, B, &ldb, &info, 1); break;
+    case CHK_Z: zpotrs_(u, &n, &nrhs, A, &lda, B, &ldb, &info, 1); break;
+    }
+    return info;
+}
+
+/* The typed entry points by precision: X(s), X(d), ... as one switch. */
+#define CHK_BY_PREC(p, call)                                                                                     \
+    switch (p) {                                                                                                 \
+    case CHK_S: st = smallla_s##call; break;                                                                     \
+    case CHK_D: st = smallla_d##call; break;                                                                     \
+    case CHK_C: st = smallla_c##call; break;                                                                     \
+    case CHK_Z: st = smallla_z##call; break;                                                                     \
+    }
+
+smallla_status_t chk_potrf_strided(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, void *A, int lda,
+                                   long long strideA, int *info, int batch) {
+    void *a = SP(A);
+    int *in = SP(info);
+    chk_stage_run(env);
+    smallla_status_t st = SMALLLA_INTERNAL_ERROR;
+    CHK_BY_PREC(p, potrfStridedBatched(env->h, uplo, n, a, lda, strideA, in, batch))
+    chk_stage_finish(env);
+    return st;
+}
+smallla_status_t chk_potrf_batched(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, void *const *A, int lda,
+                                   int *info, int batch) {
+    void *a = SA(A, batch);
+    int *in = SP(info);
+    chk_stage_run(env);
+    smallla_status_t st = SMALLLA_INTERNAL_ERROR;
+    CHK_BY_PREC(p, potrfBatched(env->h, uplo, n, a, lda, in, batch))
+    chk_stage_finish(env);
+    return st;
+}
+smallla_status_t chk_potri_strided(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, void *A, int lda,
+                                   long long strideA, int *info, int batch) {
+    void *a = SP(A);
+    int *in = SP(info);
+    chk_stage_run(env);
+    smallla_status_t st = SMALLLA_INTERNAL_ERROR;
+    CHK_BY_PREC(p, potriStridedBatched(env->h, uplo, n, a, lda, strideA, in, batch))
+    chk_stage_finish(env);
+    return st;
+}
+smallla_status_t chk_potri_batched(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, void *const *A, int lda,
+                                   int *info, int batch) {
+    void *a = SA(A, batch);
+    int *in = SP(info);
+    chk_stage_run(env);
+    smallla_status_t st = SMALLLA_INTERNAL_ERROR;
+    CHK_BY_PREC(p, potriBatched(env->h, uplo, n, a, lda, in, batch))
+    chk_stage_finish(env);
+    return st;
+}
+smallla_status_t chk_potrs_strided(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, int nrhs, const void *A,
+                                   int lda, long long strideA, void *B, int ldb, long long strideB, int batch) {
+    void *a = SP(A), *b = SP(B);
+    chk_stage_run(env);
+    smallla_status_t st = SMALLLA_INTERNAL_ERROR;
+    CHK_BY_PREC(p, potrsStridedBatched(env->h, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, batch))
+    chk_stage_finish(env);
+    return st;
+}
+smallla_status_t chk_potrs_batched(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, int nrhs,
+                                   const void *const *A, int lda, void *const *B, int ldb, int batch) {
+    void *a = SA(A, batch), *b = SA(B, batch);
+    chk_stage_run(env);
+    smallla_status_t st = SMALLLA_INTERNAL_ERROR;
+    CHK_BY_PREC(p, potrsBatched(env->h, uplo, n, nrhs, a, lda, b, ldb, batch))
+    chk_stage_finish(env);
+    return st;
+}
+smallla_status_t chk_posv_strided(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, int nrhs, void *A, int lda,
+                                  long long strideA, void *B, int ldb, long long strideB, int *info, int batch) {
+    void *a = SP(A), *b = SP(B);
+    int *in = SP(info);
+    chk_stage_run(env);
+    smallla_status_t st = SMALLLA_INTERNAL_ERROR;
+    CHK_BY_PREC(p, posvStridedBatched(env->h, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, in, batch))
+    chk_stage_finish(env);
+    return st;
+}
+smallla_status_t chk_posv_batched(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, int nrhs, void *const *A,
+                                  int lda, void *const *B, int ldb, int *info, int batch) {
+    void *a = SA(A, batch), *b = B ? SA(B, batch) : NULL;
+    int *in = SP(info);
+    chk_stage_run(env);
+    smallla_status_t st = SMALLLA_INTERNAL_ERROR;
+    CHK_BY_PREC(p, posvBatched(env->h, uplo, n, nrhs, a, lda, b, ldb, in, batch))
+    chk_stage_finish(env);
+    return st;
+}
+smallla_status_t chk_poinv_strided(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, const void *A, int lda,
+                                   long long strideA, void *C, int ldc, long long strideC, int *info, int batch) {
+    void *a = SP(A), *c = SP(C);
+    int *in = SP(info);
+    chk_stage_run(env);
+    smallla_status_t st = SMALLLA_INTERNAL_ERROR;
+    CHK_BY_PREC(p, poinvStridedBatched(env->h, uplo, n, a, lda, strideA, c, ldc, strideC, in, batch))
+    chk_stage_finish(env);
+    return st;
+}
+smallla_status_t chk_poinv_batched(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, const void *const *A,
+                                   int lda, void *const *C, int ldc, int *info, int batch) {
+    void *a = SA(A, batch), *c = SA(C, batch);
+    int *in = SP(info);
+    chk_stage_run(env);
+    smallla_status_t st = SMALLLA_INTERNAL_ERROR;
+    CHK_BY_PREC(p, poinvBatched(env->h, uplo, n, a, lda, c, ldc, in, batch))
+    chk_stage_finish(env);
+    return st;
+}
+#undef CHK_BY_PREC
+
+smallla_status_t chk_potrf_on(chk_env *env, smallla_fill_t uplo, chk_batch *A, chk_ints *info) {
+    if (A->form == CHK_POINTERS)
+        return chk_potrf_batched(env, A->prec, uplo, A->rows, A->ptrs, A->ld, info->data, A->count);
+    return chk_potrf_strided(env, A->prec, uplo, A->rows, chk_batch_mat(A, 0), A->ld, A->stride, info->data, A->count);
+}
+smallla_status_t chk_potri_on(chk_env *env, smallla_fill_t uplo, chk_batch *A, chk_ints *info) {
+    if (A->form == CHK_POINTERS)
+        return chk_potri_batched(env, A->prec, uplo, A->rows, A->ptrs, A->ld, info->data, A->count);
+    return chk_potri_strided(env, A->prec, uplo, A->rows, chk_batch_mat(A, 0), A->ld, A->stride, info->data, A->count);
+}
+smallla_status_t chk_potrs_on(chk_env *env, smallla_fill_t uplo, const chk_batch *A, chk_batch *B) {
+    if (A->form == CHK_POINTERS)
+        return chk_potrs_batched(env, A->prec, uplo, A->rows, B->cols, (const void *const *)A->ptrs, A->ld, B->ptrs,
+                                 B->ld, A->count);
+    return chk_potrs_strided(env, A->prec, uplo, A->rows, B->cols, chk_batch_mat(A, 0), A->ld, A->stride,
+                             chk_batch_mat(B, 0), B->ld, B->stride, A->count);
+}
+smallla_status_t chk_posv_on(chk_env *env, smallla_fill_t uplo, chk_batch *A, chk_batch *B, chk_ints *info) {
+    if (A->form == CHK_POINTERS)
+        return chk_posv_batched(env, A->prec, uplo, A->rows, B->cols, A->ptrs, A->ld, B->ptrs, B->ld, info->data,
+                                A->count);
+    return chk_posv_strided(env, A->prec, uplo, A->rows, B->cols, chk_batch_mat(A, 0), A->ld, A->stride,
+                            chk_batch_mat(B, 0), B->ld, B->stride, info->data, A->count);
+}
+smallla_status_t chk_poinv_on(chk_env *env, smallla_fill_t uplo, const chk_batch *A, chk_batch *C, chk_ints *info) {
+    if (A->form == CHK_POINTERS)
+        return chk_poinv_batched(env, A->prec, uplo, A->rows, (const void *const *)A->ptrs, A->ld, C->ptrs, C->ld,
+                                 info->data, A->count);
+    return chk_poinv_strided(env, A->prec, uplo, A->rows, chk_batch_mat(A, 0), A->ld, A->stride, chk_batch_mat(C, 0),
+                             C->ld, C->stride, info->data, A->count);
+}

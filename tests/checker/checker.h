@@ -363,6 +363,80 @@ void chk_stage_run(chk_env *env);
 void chk_stage_finish(chk_env *env);
 
 /* ---------------------------------------------------------------------------------------------------- */
+/* The Cholesky family: Hermitian positive definite matrices, LAPACK's xPOT01/02/03, the oracle, calls  */
+/* ---------------------------------------------------------------------------------------------------- */
+
+/** LAPACK xCHKPO's matrix types (xLATMS with a Hermitian mode), plus a negative eigenvalue. */
+typedef enum chk_pdtype {
+    CHK_PD_DIAGONAL = 0,   /**< diagonal, entries in [1, 2) (real) */
+    CHK_PD_WELL,           /**< dense, eigenvalues in [1, 2] (condition 2) */
+    CHK_PD_ZERO_FIRST,     /**< CHK_PD_WELL with row and column 1 zero: not PD at the first minor, info = 1 */
+    CHK_PD_ZERO_LAST,      /**< ... row and column n zero: info = n */
+    CHK_PD_ZERO_MIDDLE,    /**< ... row and column n/2 + 1 zero: info = n/2 + 1 */
+    CHK_PD_ILL_SQRT,       /**< eigenvalues spread geometrically over a condition sqrt(0.1/eps) */
+    CHK_PD_ILL,            /**< ... over a condition 0.1/eps */
+    CHK_PD_SMALL,          /**< CHK_PD_WELL scaled near underflow (0.25 sfmin / eps) */
+    CHK_PD_LARGE,          /**< CHK_PD_WELL scaled near overflow (its reciprocal) */
+    CHK_PD_INDEFINITE,     /**< dense Hermitian with one eigenvalue -1 (the others in [1, 2]): info > 0 */
+    CHK_PD_COUNT
+} chk_pdtype;
+const char *chk_pdtype_name(chk_pdtype t);
+/** The info LAPACK's xPOTRF must give for type t by construction (the zero row and column), else -1 (not known
+ *  in advance: 0 for the PD types, some j > 0 for CHK_PD_INDEFINITE). */
+int chk_pdtype_zero_index(chk_pdtype t, int n);
+/** A Hermitian (real: symmetric) n x n matrix of type t, both triangles written, real diagonal. */
+void chk_gen_pd(chk_prec p, chk_pdtype t, int n, void *A, int lda, chk_rng *rng);
+/** chk_gen_pd for every matrix of a square batch. */
+void chk_batch_gen_pd(chk_batch *B, chk_pdtype t, chk_rng *rng);
+
+/** Full (both triangles) Hermitian matrix F (ldf) from the uplo triangle of A: the other triangle the conjugate,
+ *  the diagonal's imaginary parts dropped. */
+void chk_hermitian_full(chk_prec p, smallla_fill_t uplo, int n, const void *A, int lda, void *F, int ldf);
+/** xPOT01: ||L L^H - A0||_1 / (n ||A0||_1 eps) (U^H U for upper) from the factor in the uplo triangle of LU, of
+ *  the leading order m <= n (m < n: the part a failed factorization leaves); A0 read through its uplo
+ *  triangle. Also +Inf when an imaginary part of the factor's diagonal is not zero (as ZPOT01 checks). */
+double chk_ratio_chol(chk_prec p, smallla_fill_t uplo, int m, const void *A0, int lda0, const void *LU, int ldlu);
+/** xPOT02 through chk_ratio_solve: ||B0 - A0 X||_1 / (||A0||_1 ||X||_1 eps) with A0 from its uplo triangle. */
+double chk_ratio_pd_solve(chk_prec p, smallla_fill_t uplo, int n, int nrhs, const void *A0, int lda0, const void *X,
+                          int ldx, const void *B0, int ldb0);
+/** xPOT03 through chk_ratio_inverse: A0 from its uplo triangle, the inverse from the uplo triangle of Ainv
+ *  (full = 0) or from all of it (full = 1). */
+double chk_ratio_pd_inverse(chk_prec p, smallla_fill_t uplo, int n, const void *A0, int lda0, const void *Ainv,
+                            int ldi, int full);
+
+/** LAPACK xPOTRF, xPOTRS, xPOTRI; return info. */
+int chk_lapack_potrf(chk_prec p, smallla_fill_t uplo, int n, void *A, int lda);
+int chk_lapack_potrs(chk_prec p, smallla_fill_t uplo, int n, int nrhs, const void *A, int lda, void *B, int ldb);
+int chk_lapack_potri(chk_prec p, smallla_fill_t uplo, int n, void *A, int lda);
+
+/** The Cholesky calls with staging (see the call wrappers above); the *_on forms take the form of the batch. */
+smallla_status_t chk_potrf_on(chk_env *env, smallla_fill_t uplo, chk_batch *A, chk_ints *info);
+smallla_status_t chk_potri_on(chk_env *env, smallla_fill_t uplo, chk_batch *A, chk_ints *info);
+smallla_status_t chk_potrs_on(chk_env *env, smallla_fill_t uplo, const chk_batch *A, chk_batch *B);
+smallla_status_t chk_posv_on(chk_env *env, smallla_fill_t uplo, chk_batch *A, chk_batch *B, chk_ints *info);
+smallla_status_t chk_poinv_on(chk_env *env, smallla_fill_t uplo, const chk_batch *A, chk_batch *C, chk_ints *info);
+smallla_status_t chk_potrf_strided(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, void *A, int lda,
+                                   long long strideA, int *info, int batch);
+smallla_status_t chk_potrf_batched(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, void *const *A, int lda,
+                                   int *info, int batch);
+smallla_status_t chk_potri_strided(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, void *A, int lda,
+                                   long long strideA, int *info, int batch);
+smallla_status_t chk_potri_batched(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, void *const *A, int lda,
+                                   int *info, int batch);
+smallla_status_t chk_potrs_strided(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, int nrhs, const void *A,
+                                   int lda, long long strideA, void *B, int ldb, long long strideB, int batch);
+smallla_status_t chk_potrs_batched(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, int nrhs,
+                                   const void *const *A, int lda, void *const *B, int ldb, int batch);
+smallla_status_t chk_posv_strided(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, int nrhs, void *A, int lda,
+                                  long long strideA, void *B, int ldb, long long strideB, int *info, int batch);
+smallla_status_t chk_posv_batched(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, int nrhs, void *const *A,
+                                  int lda, void *const *B, int ldb, int *info, int batch);
+smallla_status_t chk_poinv_strided(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, const void *A, int lda,
+                                   long long strideA, void *C, int ldc, long long strideC, int *info, int batch);
+smallla_status_t chk_poinv_batched(chk_env *env, chk_prec p, smallla_fill_t uplo, int n, const void *const *A,
+                                   int lda, void *const *C, int ldc, int *info, int batch);
+
+/* ---------------------------------------------------------------------------------------------------- */
 /* Device helpers (CUDA runtime; without CUDA they report failure)                                      */
 /* ---------------------------------------------------------------------------------------------------- */
 

@@ -37,7 +37,8 @@ using Libdl
 
 export SmallLAError, BatchedSingularException, Handle, BatchedLU, getrf_batched!, getri_batched,
        matinv_batched, matinv_batched!, getrs_batched!, getrf_iter_batched, getrf_iter_batched!, iter_options,
-       lu_factorization
+       lu_factorization, potrf_batched!, potrs_batched!, posv_batched!, potri_batched!, poinv_batched,
+       poinv_batched!
 
 # --------------------------------------------------------------------------------------------------------------
 # Finding and loading the library; the entry points' addresses, looked up once
@@ -145,7 +146,7 @@ Base.showerror(io::IO, e::SmallLAError) = print(io, "SmallLAError(", e.status, "
 
 Thrown, in the manner of `LinearAlgebra.SingularException`, by the functions called with `check = true` (the
 default) when some matrices of the batch failed: `indices` are their batch indices (1-based) and `info` their
-info codes: `j > 0` when `U[j, j]` is exactly zero, and for `getrf_iter_batched(!)` also
+info codes: `j > 0` when `U[j, j]` is exactly zero (the Cholesky functions: LAPACK's potrf/potri meaning), and for `getrf_iter_batched(!)` also
 `SmallLA.SMALLLA_ITER_NOT_CONVERGED` and `SmallLA.SMALLLA_ITER_NONFINITE`. Call with `check = false` to keep
 the results and inspect `info` (and `issuccess`) instead.
 """
@@ -156,7 +157,11 @@ struct BatchedSingularException <: Exception
     info::Vector{Int}
 end
 
-function _info_meaning(c::Integer)
+function _info_meaning(c::Integer, routine::AbstractString = "")
+    if c > 0 && (startswith(routine, "potrf") || startswith(routine, "posv") || startswith(routine, "poinv"))
+        return "info $c: the leading minor of order $c is not positive definite"
+    end
+    startswith(routine, "potri") && c > 0 && return "info $c: the factor's diagonal element $c is zero"
     c > 0 && return "info $c: U[$c, $c] is exactly zero"
     c == SMALLLA_ITER_NOT_CONVERGED && return "info $c: did not converge"
     c == SMALLLA_ITER_NONFINITE && return "info $c: NaN or Inf"
@@ -173,7 +178,7 @@ function Base.showerror(io::IO, e::BatchedSingularException)
             break
         end
         m > 1 && print(io, ", ")
-        print(io, "matrix ", b, " (", _info_meaning(c), ")")
+        print(io, "matrix ", b, " (", _info_meaning(c, e.routine), ")")
     end
     print(io, "; call with check = false to keep the results and inspect info")
 end
@@ -399,7 +404,54 @@ for (T, x) in ((Float32, :s), (Float64, :d), (ComplexF32, :c), (ComplexF64, :z))
     matinv = Symbol(:smallla_, x, :matinvStridedBatched)
     getrs = Symbol(:smallla_, x, :getrsStridedBatched)
     getrf_iter = Symbol(:smallla_, x, :getrf_iter)
+    potrf = Symbol(:smallla_, x, :potrfStridedBatched)
+    potri = Symbol(:smallla_, x, :potriStridedBatched)
+    potrs = Symbol(:smallla_, x, :potrsStridedBatched)
+    posv = Symbol(:smallla_, x, :posvStridedBatched)
+    poinv = Symbol(:smallla_, x, :poinvStridedBatched)
     @eval begin
+        function _potrf!(be::_ArrayBackend, h::Handle, uplo::smallla_fill_t, A::AbstractArray{$T,3},
+                         info::AbstractVector{Cint}; inverse::Bool = false)
+            n, batch = _order(A)
+            lda, sA = _layout(A, "A")
+            _check_vector(info, batch, "info")
+            GC.@preserve A info begin
+                if inverse
+                    check(h, $potri(h, uplo, n, _ptr(be, A), lda, sA, _ptr(be, info), batch))
+                else
+                    check(h, $potrf(h, uplo, n, _ptr(be, A), lda, sA, _ptr(be, info), batch))
+                end
+            end
+        end
+        function _potrs!(be::_ArrayBackend, h::Handle, uplo::smallla_fill_t, A::AbstractArray{$T,3},
+                         B::AbstractArray{$T,3}, info::Union{AbstractVector{Cint},Nothing})
+            n, batch = _order(A)
+            size(B, 1) == n && size(B, 3) == batch ||
+                throw(DimensionMismatch("B must be $n x nrhs x $batch, got size $(size(B))"))
+            size(B, 2) <= typemax(Cint) || throw(ArgumentError("B: nrhs must fit a C int"))
+            lda, sA = _layout(A, "A")
+            ldb, sB = _layout(B, "B")
+            info === nothing || _check_vector(info, batch, "info")
+            GC.@preserve A B info begin
+                if info === nothing
+                    check(h, $potrs(h, uplo, n, size(B, 2), _ptr(be, A), lda, sA, _ptr(be, B), ldb, sB, batch))
+                else
+                    check(h, $posv(h, uplo, n, size(B, 2), _ptr(be, A), lda, sA, _ptr(be, B), ldb, sB,
+                                   _ptr(be, info), batch))
+                end
+            end
+        end
+        function _poinv!(be::_ArrayBackend, h::Handle, uplo::smallla_fill_t, A::AbstractArray{$T,3},
+                         C::AbstractArray{$T,3}, info::AbstractVector{Cint})
+            n, batch = _order(A)
+            size(C) == size(A) || throw(DimensionMismatch("C must be of size $(size(A)), got $(size(C))"))
+            lda, sA = _layout(A, "A")
+            ldc, sC = _layout(C, "C")
+            _check_vector(info, batch, "info")
+            GC.@preserve A C info begin
+                check(h, $poinv(h, uplo, n, _ptr(be, A), lda, sA, _ptr(be, C), ldc, sC, _ptr(be, info), batch))
+            end
+        end
         function _getrf!(be::_ArrayBackend, h::Handle, A::AbstractArray{$T,3}, ipiv, info::AbstractVector{Cint})
             n, batch = _order(A)
             lda, sA = _layout(A, "A")
@@ -725,5 +777,117 @@ function lu_factorization(LU::AbstractArray{T,3}, ipiv::Union{AbstractMatrix{<:I
     return LinearAlgebra.LU(Array(view(LU, :, :, b)), p, LinearAlgebra.BlasInt(_entry(info, b)))
 end
 lu_factorization(F::BatchedLU, b::Integer) = lu_factorization(F.factors, F.ipiv, F.info, b)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The Cholesky family
+# --------------------------------------------------------------------------------------------------------------
+function _fill(uplo::Char)
+    uplo == 'L' && return SMALLLA_FILL_LOWER
+    uplo == 'U' && return SMALLLA_FILL_UPPER
+    throw(ArgumentError("uplo must be 'L' or 'U', got '$uplo'"))
+end
+
+"""
+    potrf_batched!(A; uplo = 'L', check = true, handle = nothing) -> (A, info)
+
+The Cholesky factorization of each Hermitian (real: symmetric) positive definite `A[:, :, b]` in place:
+`A = L L'` (`uplo = 'L'`) or `U' U` (`'U'`), as LAPACK's potrf; only that triangle is read and written.
+`info[b] = j > 0` when the leading minor of order `j` is not positive definite (or a NaN reached the
+diagonal); with `check = true` that throws a [`BatchedSingularException`](@ref).
+"""
+function potrf_batched!(A::AbstractArray{T,3}; uplo::Char = 'L', check::Bool = true,
+                        handle::Union{Handle,Nothing} = nothing) where {T<:BlasScalar}
+    fill = _fill(uplo)
+    _, batch = _order(A)
+    be = _backend(A)
+    info = _new_info(A, batch)
+    _with_handle(h -> _potrf!(be, h, fill, A, info), be, handle)
+    check && _throw_on_failure("potrf_batched!", info)
+    return A, info
+end
+
+"""
+    potrs_batched!(A, B; uplo = 'L', handle = nothing) -> B
+
+Solves `A X = B` for each matrix from `potrf_batched!`'s factors in `A` (the `uplo` triangle), overwriting
+`B` (`n x nrhs x batch`) with `X`, as LAPACK's potrs.
+"""
+function potrs_batched!(A::AbstractArray{T,3}, B::AbstractArray{T,3}; uplo::Char = 'L',
+                        handle::Union{Handle,Nothing} = nothing) where {T<:BlasScalar}
+    fill = _fill(uplo)
+    be = _backend_of(A, B)
+    _with_handle(h -> _potrs!(be, h, fill, A, B, nothing), be, handle)
+    return B
+end
+
+"""
+    posv_batched!(A, B; uplo = 'L', check = true, handle = nothing) -> (B, info)
+
+LAPACK's posv: factors each `A[:, :, b]` in place as `potrf_batched!` and, where that succeeded, overwrites
+`B[:, :, b]` with the solution of `A X = B` (`B` is unchanged where `info[b] > 0`).
+"""
+function posv_batched!(A::AbstractArray{T,3}, B::AbstractArray{T,3}; uplo::Char = 'L', check::Bool = true,
+                       handle::Union{Handle,Nothing} = nothing) where {T<:BlasScalar}
+    fill = _fill(uplo)
+    _, batch = _order(A)
+    be = _backend_of(A, B)
+    info = _new_info(A, batch)
+    _with_handle(h -> _potrs!(be, h, fill, A, B, info), be, handle)
+    check && _throw_on_failure("posv_batched!", info)
+    return B, info
+end
+
+"""
+    potri_batched!(A; uplo = 'L', check = true, handle = nothing) -> (A, info)
+
+LAPACK's potri: from `potrf_batched!`'s factors, the `uplo` triangle of each inverse, in place.
+`info[b] = j > 0` when the factor's diagonal element `j` is zero (`A[:, :, b]` is then unchanged).
+"""
+function potri_batched!(A::AbstractArray{T,3}; uplo::Char = 'L', check::Bool = true,
+                        handle::Union{Handle,Nothing} = nothing) where {T<:BlasScalar}
+    fill = _fill(uplo)
+    _, batch = _order(A)
+    be = _backend(A)
+    info = _new_info(A, batch)
+    _with_handle(h -> _potrf!(be, h, fill, A, info; inverse = true), be, handle)
+    check && _throw_on_failure("potri_batched!", info)
+    return A, info
+end
+
+"""
+    poinv_batched(A; uplo = 'L', check = true, handle = nothing) -> (Ainv, info)
+
+The inverse of each Hermitian positive definite `A[:, :, b]`, all of it (both triangles), from the `uplo`
+triangle of `A` in one fused pass (Cholesky, inverse of the factor, product); `A` is not modified. `info` as
+`potrf_batched!`'s.
+"""
+function poinv_batched(A::AbstractArray{T,3}; uplo::Char = 'L', check::Bool = true,
+                       handle::Union{Handle,Nothing} = nothing) where {T<:BlasScalar}
+    fill = _fill(uplo)
+    n, batch = _order(A)
+    be = _backend(A)
+    C = similar(A, T, (n, n, batch))
+    info = _new_info(A, batch)
+    _with_handle(h -> _poinv!(be, h, fill, A, C, info), be, handle)
+    check && _throw_on_failure("poinv_batched", info)
+    return C, info
+end
+
+"""
+    poinv_batched!(A; uplo = 'L', check = true, handle = nothing) -> (A, info)
+
+As [`poinv_batched`](@ref), overwriting `A` with the inverses.
+"""
+function poinv_batched!(A::AbstractArray{T,3}; uplo::Char = 'L', check::Bool = true,
+                        handle::Union{Handle,Nothing} = nothing) where {T<:BlasScalar}
+    fill = _fill(uplo)
+    _, batch = _order(A)
+    be = _backend(A)
+    info = _new_info(A, batch)
+    _with_handle(h -> _poinv!(be, h, fill, A, A, info), be, handle)
+    check && _throw_on_failure("poinv_batched!", info)
+    return A, info
+end
 
 end # module SmallLA

@@ -74,6 +74,15 @@ Which matrix a solve uses, as LAPACK's TRANS argument.
 end
 
 """
+Which triangle of a Hermitian (symmetric) matrix a Cholesky routine reads and writes, as LAPACK's
+UPLO.
+"""
+@enum smallla_fill_t::Cint begin
+    SMALLLA_FILL_LOWER = 0
+    SMALLLA_FILL_UPPER = 1
+end
+
+"""
 Where the iteration starts.
 """
 @enum smallla_iter_guess_t::Cint begin
@@ -595,6 +604,486 @@ function smallla_zgetrsStridedBatched(handle, trans, n, nrhs, A, lda, strideA, i
 end
 
 """
+    smallla_spotrfBatched(handle, uplo, n, A, lda, info, batch)
+
+Cholesky factorization, single precision, pointer arrays.
+"""
+function smallla_spotrfBatched(handle, uplo, n, A, lda, info, batch)
+    ccall(_smallla_fptr(:smallla_spotrfBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{Cfloat}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, info, batch
+    )
+end
+
+"""
+    smallla_dpotrfBatched(handle, uplo, n, A, lda, info, batch)
+
+Cholesky factorization, double precision, pointer arrays.
+"""
+function smallla_dpotrfBatched(handle, uplo, n, A, lda, info, batch)
+    ccall(_smallla_fptr(:smallla_dpotrfBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{Cdouble}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, info, batch
+    )
+end
+
+"""
+    smallla_cpotrfBatched(handle, uplo, n, A, lda, info, batch)
+
+Cholesky factorization, single complex, pointer arrays.
+"""
+function smallla_cpotrfBatched(handle, uplo, n, A, lda, info, batch)
+    ccall(_smallla_fptr(:smallla_cpotrfBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{ComplexF32}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, info, batch
+    )
+end
+
+"""
+    smallla_zpotrfBatched(handle, uplo, n, A, lda, info, batch)
+
+Cholesky factorization, double complex, pointer arrays.
+"""
+function smallla_zpotrfBatched(handle, uplo, n, A, lda, info, batch)
+    ccall(_smallla_fptr(:smallla_zpotrfBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{ComplexF64}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, info, batch
+    )
+end
+
+"""
+    smallla_spotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+
+Cholesky factorization, single precision, strided.
+"""
+function smallla_spotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+    ccall(_smallla_fptr(:smallla_spotrfStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Cfloat}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, info, batch
+    )
+end
+
+"""
+    smallla_dpotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+
+Cholesky factorization, double precision, strided.
+"""
+function smallla_dpotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+    ccall(_smallla_fptr(:smallla_dpotrfStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Cdouble}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, info, batch
+    )
+end
+
+"""
+    smallla_cpotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+
+Cholesky factorization, single complex, strided.
+"""
+function smallla_cpotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+    ccall(_smallla_fptr(:smallla_cpotrfStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{ComplexF32}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, info, batch
+    )
+end
+
+"""
+    smallla_zpotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+
+Cholesky factorization, double complex, strided.
+"""
+function smallla_zpotrfStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+    ccall(_smallla_fptr(:smallla_zpotrfStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{ComplexF64}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, info, batch
+    )
+end
+
+"""
+    smallla_spotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch)
+
+Solve from the Cholesky factor, single precision, pointer arrays.
+"""
+function smallla_spotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch)
+    ccall(_smallla_fptr(:smallla_spotrsBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Ptr{Cfloat}}, Cint, Ptr{Ptr{Cfloat}}, Cint, Cint),
+          handle, uplo, n, nrhs, A, lda, B, ldb, batch
+    )
+end
+
+"""
+    smallla_dpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch)
+
+Solve from the Cholesky factor, double precision, pointer arrays.
+"""
+function smallla_dpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch)
+    ccall(_smallla_fptr(:smallla_dpotrsBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Ptr{Cdouble}}, Cint, Ptr{Ptr{Cdouble}}, Cint, Cint),
+          handle, uplo, n, nrhs, A, lda, B, ldb, batch
+    )
+end
+
+"""
+    smallla_cpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch)
+
+Solve from the Cholesky factor, single complex, pointer arrays.
+"""
+function smallla_cpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch)
+    ccall(_smallla_fptr(:smallla_cpotrsBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Ptr{ComplexF32}}, Cint, Ptr{Ptr{ComplexF32}}, Cint, Cint),
+          handle, uplo, n, nrhs, A, lda, B, ldb, batch
+    )
+end
+
+"""
+    smallla_zpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch)
+
+Solve from the Cholesky factor, double complex, pointer arrays.
+"""
+function smallla_zpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, batch)
+    ccall(_smallla_fptr(:smallla_zpotrsBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Ptr{ComplexF64}}, Cint, Ptr{Ptr{ComplexF64}}, Cint, Cint),
+          handle, uplo, n, nrhs, A, lda, B, ldb, batch
+    )
+end
+
+"""
+    smallla_spotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch)
+
+Solve from the Cholesky factor, single precision, strided.
+"""
+function smallla_spotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch)
+    ccall(_smallla_fptr(:smallla_spotrsStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Cfloat}, Cint, Clonglong, Ptr{Cfloat}, Cint, Clonglong, Cint),
+          handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch
+    )
+end
+
+"""
+    smallla_dpotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch)
+
+Solve from the Cholesky factor, double precision, strided.
+"""
+function smallla_dpotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch)
+    ccall(_smallla_fptr(:smallla_dpotrsStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Cdouble}, Cint, Clonglong, Ptr{Cdouble}, Cint, Clonglong, Cint),
+          handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch
+    )
+end
+
+"""
+    smallla_cpotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch)
+
+Solve from the Cholesky factor, single complex, strided.
+"""
+function smallla_cpotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch)
+    ccall(_smallla_fptr(:smallla_cpotrsStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{ComplexF32}, Cint, Clonglong, Ptr{ComplexF32}, Cint, Clonglong, Cint),
+          handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch
+    )
+end
+
+"""
+    smallla_zpotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch)
+
+Solve from the Cholesky factor, double complex, strided.
+"""
+function smallla_zpotrsStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch)
+    ccall(_smallla_fptr(:smallla_zpotrsStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{ComplexF64}, Cint, Clonglong, Ptr{ComplexF64}, Cint, Clonglong, Cint),
+          handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, batch
+    )
+end
+
+"""
+    smallla_sposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch)
+
+Cholesky factorization and solve, single precision, pointer arrays.
+"""
+function smallla_sposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch)
+    ccall(_smallla_fptr(:smallla_sposvBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Ptr{Cfloat}}, Cint, Ptr{Ptr{Cfloat}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, nrhs, A, lda, B, ldb, info, batch
+    )
+end
+
+"""
+    smallla_dposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch)
+
+Cholesky factorization and solve, double precision, pointer arrays.
+"""
+function smallla_dposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch)
+    ccall(_smallla_fptr(:smallla_dposvBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Ptr{Cdouble}}, Cint, Ptr{Ptr{Cdouble}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, nrhs, A, lda, B, ldb, info, batch
+    )
+end
+
+"""
+    smallla_cposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch)
+
+Cholesky factorization and solve, single complex, pointer arrays.
+"""
+function smallla_cposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch)
+    ccall(_smallla_fptr(:smallla_cposvBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Ptr{ComplexF32}}, Cint, Ptr{Ptr{ComplexF32}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, nrhs, A, lda, B, ldb, info, batch
+    )
+end
+
+"""
+    smallla_zposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch)
+
+Cholesky factorization and solve, double complex, pointer arrays.
+"""
+function smallla_zposvBatched(handle, uplo, n, nrhs, A, lda, B, ldb, info, batch)
+    ccall(_smallla_fptr(:smallla_zposvBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Ptr{ComplexF64}}, Cint, Ptr{Ptr{ComplexF64}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, nrhs, A, lda, B, ldb, info, batch
+    )
+end
+
+"""
+    smallla_sposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch)
+
+Cholesky factorization and solve, single precision, strided.
+"""
+function smallla_sposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch)
+    ccall(_smallla_fptr(:smallla_sposvStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Cfloat}, Cint, Clonglong, Ptr{Cfloat}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch
+    )
+end
+
+"""
+    smallla_dposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch)
+
+Cholesky factorization and solve, double precision, strided.
+"""
+function smallla_dposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch)
+    ccall(_smallla_fptr(:smallla_dposvStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{Cdouble}, Cint, Clonglong, Ptr{Cdouble}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch
+    )
+end
+
+"""
+    smallla_cposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch)
+
+Cholesky factorization and solve, single complex, strided.
+"""
+function smallla_cposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch)
+    ccall(_smallla_fptr(:smallla_cposvStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{ComplexF32}, Cint, Clonglong, Ptr{ComplexF32}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch
+    )
+end
+
+"""
+    smallla_zposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch)
+
+Cholesky factorization and solve, double complex, strided.
+"""
+function smallla_zposvStridedBatched(handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch)
+    ccall(_smallla_fptr(:smallla_zposvStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Cint, Ptr{ComplexF64}, Cint, Clonglong, Ptr{ComplexF64}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, nrhs, A, lda, strideA, B, ldb, strideB, info, batch
+    )
+end
+
+"""
+    smallla_spotriBatched(handle, uplo, n, A, lda, info, batch)
+
+Inverse from the Cholesky factor, single precision, pointer arrays.
+"""
+function smallla_spotriBatched(handle, uplo, n, A, lda, info, batch)
+    ccall(_smallla_fptr(:smallla_spotriBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{Cfloat}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, info, batch
+    )
+end
+
+"""
+    smallla_dpotriBatched(handle, uplo, n, A, lda, info, batch)
+
+Inverse from the Cholesky factor, double precision, pointer arrays.
+"""
+function smallla_dpotriBatched(handle, uplo, n, A, lda, info, batch)
+    ccall(_smallla_fptr(:smallla_dpotriBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{Cdouble}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, info, batch
+    )
+end
+
+"""
+    smallla_cpotriBatched(handle, uplo, n, A, lda, info, batch)
+
+Inverse from the Cholesky factor, single complex, pointer arrays.
+"""
+function smallla_cpotriBatched(handle, uplo, n, A, lda, info, batch)
+    ccall(_smallla_fptr(:smallla_cpotriBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{ComplexF32}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, info, batch
+    )
+end
+
+"""
+    smallla_zpotriBatched(handle, uplo, n, A, lda, info, batch)
+
+Inverse from the Cholesky factor, double complex, pointer arrays.
+"""
+function smallla_zpotriBatched(handle, uplo, n, A, lda, info, batch)
+    ccall(_smallla_fptr(:smallla_zpotriBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{ComplexF64}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, info, batch
+    )
+end
+
+"""
+    smallla_spotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+
+Inverse from the Cholesky factor, single precision, strided.
+"""
+function smallla_spotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+    ccall(_smallla_fptr(:smallla_spotriStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Cfloat}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, info, batch
+    )
+end
+
+"""
+    smallla_dpotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+
+Inverse from the Cholesky factor, double precision, strided.
+"""
+function smallla_dpotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+    ccall(_smallla_fptr(:smallla_dpotriStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Cdouble}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, info, batch
+    )
+end
+
+"""
+    smallla_cpotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+
+Inverse from the Cholesky factor, single complex, strided.
+"""
+function smallla_cpotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+    ccall(_smallla_fptr(:smallla_cpotriStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{ComplexF32}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, info, batch
+    )
+end
+
+"""
+    smallla_zpotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+
+Inverse from the Cholesky factor, double complex, strided.
+"""
+function smallla_zpotriStridedBatched(handle, uplo, n, A, lda, strideA, info, batch)
+    ccall(_smallla_fptr(:smallla_zpotriStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{ComplexF64}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, info, batch
+    )
+end
+
+"""
+    smallla_spoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch)
+
+Fused Cholesky inverse, single precision, pointer arrays.
+"""
+function smallla_spoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch)
+    ccall(_smallla_fptr(:smallla_spoinvBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{Cfloat}}, Cint, Ptr{Ptr{Cfloat}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, C, ldc, info, batch
+    )
+end
+
+"""
+    smallla_dpoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch)
+
+Fused Cholesky inverse, double precision, pointer arrays.
+"""
+function smallla_dpoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch)
+    ccall(_smallla_fptr(:smallla_dpoinvBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{Cdouble}}, Cint, Ptr{Ptr{Cdouble}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, C, ldc, info, batch
+    )
+end
+
+"""
+    smallla_cpoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch)
+
+Fused Cholesky inverse, single complex, pointer arrays.
+"""
+function smallla_cpoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch)
+    ccall(_smallla_fptr(:smallla_cpoinvBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{ComplexF32}}, Cint, Ptr{Ptr{ComplexF32}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, C, ldc, info, batch
+    )
+end
+
+"""
+    smallla_zpoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch)
+
+Fused Cholesky inverse, double complex, pointer arrays.
+"""
+function smallla_zpoinvBatched(handle, uplo, n, A, lda, C, ldc, info, batch)
+    ccall(_smallla_fptr(:smallla_zpoinvBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Ptr{ComplexF64}}, Cint, Ptr{Ptr{ComplexF64}}, Cint, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, C, ldc, info, batch
+    )
+end
+
+"""
+    smallla_spoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch)
+
+Fused Cholesky inverse, single precision, strided.
+"""
+function smallla_spoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch)
+    ccall(_smallla_fptr(:smallla_spoinvStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Cfloat}, Cint, Clonglong, Ptr{Cfloat}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch
+    )
+end
+
+"""
+    smallla_dpoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch)
+
+Fused Cholesky inverse, double precision, strided.
+"""
+function smallla_dpoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch)
+    ccall(_smallla_fptr(:smallla_dpoinvStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{Cdouble}, Cint, Clonglong, Ptr{Cdouble}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch
+    )
+end
+
+"""
+    smallla_cpoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch)
+
+Fused Cholesky inverse, single complex, strided.
+"""
+function smallla_cpoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch)
+    ccall(_smallla_fptr(:smallla_cpoinvStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{ComplexF32}, Cint, Clonglong, Ptr{ComplexF32}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch
+    )
+end
+
+"""
+    smallla_zpoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch)
+
+Fused Cholesky inverse, double complex, strided.
+"""
+function smallla_zpoinvStridedBatched(handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch)
+    ccall(_smallla_fptr(:smallla_zpoinvStridedBatched), smallla_status_t,
+          (smallla_handle_t, smallla_fill_t, Cint, Ptr{ComplexF64}, Cint, Clonglong, Ptr{ComplexF64}, Cint, Clonglong, Ptr{Cint}, Cint),
+          handle, uplo, n, A, lda, strideA, C, ldc, strideC, info, batch
+    )
+end
+
+"""
     smallla_iter_options_default()
 
 The default options: version set, tolerance 0, max_sweeps 0 (the routine then allows n sweeps,
@@ -696,6 +1185,46 @@ const SMALLLA_ENTRY_POINTS = (
     :smallla_dgetrsStridedBatched,
     :smallla_cgetrsStridedBatched,
     :smallla_zgetrsStridedBatched,
+    :smallla_spotrfBatched,
+    :smallla_dpotrfBatched,
+    :smallla_cpotrfBatched,
+    :smallla_zpotrfBatched,
+    :smallla_spotrfStridedBatched,
+    :smallla_dpotrfStridedBatched,
+    :smallla_cpotrfStridedBatched,
+    :smallla_zpotrfStridedBatched,
+    :smallla_spotrsBatched,
+    :smallla_dpotrsBatched,
+    :smallla_cpotrsBatched,
+    :smallla_zpotrsBatched,
+    :smallla_spotrsStridedBatched,
+    :smallla_dpotrsStridedBatched,
+    :smallla_cpotrsStridedBatched,
+    :smallla_zpotrsStridedBatched,
+    :smallla_sposvBatched,
+    :smallla_dposvBatched,
+    :smallla_cposvBatched,
+    :smallla_zposvBatched,
+    :smallla_sposvStridedBatched,
+    :smallla_dposvStridedBatched,
+    :smallla_cposvStridedBatched,
+    :smallla_zposvStridedBatched,
+    :smallla_spotriBatched,
+    :smallla_dpotriBatched,
+    :smallla_cpotriBatched,
+    :smallla_zpotriBatched,
+    :smallla_spotriStridedBatched,
+    :smallla_dpotriStridedBatched,
+    :smallla_cpotriStridedBatched,
+    :smallla_zpotriStridedBatched,
+    :smallla_spoinvBatched,
+    :smallla_dpoinvBatched,
+    :smallla_cpoinvBatched,
+    :smallla_zpoinvBatched,
+    :smallla_spoinvStridedBatched,
+    :smallla_dpoinvStridedBatched,
+    :smallla_cpoinvStridedBatched,
+    :smallla_zpoinvStridedBatched,
     :smallla_iter_options_default,
     :smallla_sgetrf_iter,
     :smallla_dgetrf_iter,

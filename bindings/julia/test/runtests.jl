@@ -277,6 +277,50 @@ include("ratios.jl")
         @test_throws ArgumentError iter_options(no_such_option = 1)
     end
 
+    @testset "Cholesky: $T" for T in (Float32, Float64, ComplexF32, ComplexF64)
+        rng = MersenneTwister(31)
+        n, batch = 7, 5
+        A = zeros(T, n, n, batch)
+        for b in 1:batch
+            X = randn(rng, T, n, n)
+            A[:, :, b] = X * X' / n + I
+        end
+        tol = 30 * n * eps(real(T))
+        for uplo in ('L', 'U')
+            F, info = potrf_batched!(copy(A); uplo = uplo)
+            @test all(iszero, info)
+            for b in 1:batch
+                M = Hermitian(A[:, :, b], uplo == 'L' ? :L : :U)
+                G = uplo == 'L' ? LowerTriangular(F[:, :, b]) * LowerTriangular(F[:, :, b])' :
+                    UpperTriangular(F[:, :, b])' * UpperTriangular(F[:, :, b])
+                @test opnorm(G - M, 1) <= tol * opnorm(M, 1)
+            end
+            B = randn(rng, T, n, 2, batch)
+            X = potrs_batched!(F, copy(B); uplo = uplo)
+            X2, info2 = posv_batched!(copy(A), copy(B); uplo = uplo)
+            @test all(iszero, info2)
+            Ainv, info3 = poinv_batched(A; uplo = uplo)
+            @test all(iszero, info3)
+            for b in 1:batch
+                @test opnorm(A[:, :, b] * X[:, :, b] - B[:, :, b], 1) <= tol * opnorm(A[:, :, b], 1) * opnorm(X[:, :, b], 1)
+                @test X2[:, :, b] ≈ X[:, :, b] rtol = sqrt(eps(real(T)))
+                @test opnorm(I - Ainv[:, :, b] * A[:, :, b], 1) <= tol * opnorm(A[:, :, b], 1) * opnorm(Ainv[:, :, b], 1)
+            end
+            P, info4 = potri_batched!(copy(F); uplo = uplo)
+            @test all(iszero, info4)
+            for b in 1:batch
+                H = Hermitian(P[:, :, b], uplo == 'L' ? :L : :U)
+                @test H ≈ Ainv[:, :, b] rtol = sqrt(eps(real(T)))
+            end
+        end
+        D = copy(A)
+        D[3, :, 2] .= 0
+        D[:, 3, 2] .= 0
+        @test_throws BatchedSingularException potrf_batched!(copy(D))
+        _, info = potrf_batched!(copy(D); check = false)
+        @test info == Cint[0, 3, 0, 0, 0]
+    end
+
     @testset "CUDA" begin
         reason = if !isdefined(@__MODULE__, :CUDA)
             "CUDA.jl is not loaded"

@@ -1,4 +1,4 @@
-"""smallla: batched LU, solves and inverses of very many small matrices, over libsmallla's C API.
+"""smallla: batched LU, Cholesky, solves and inverses of very many small matrices, over libsmallla's C API.
 
 Arrays with leading batch dimensions ``(..., n, n)``, in float32, float64, complex64 or complex128, with
 SciPy's conventions (0-based pivots, lu_factor's factors)::
@@ -9,6 +9,8 @@ SciPy's conventions (0-based pivots, lu_factor's factors)::
     x = smallla.lu_solve((lu, piv), b)            # b: (10000, 8) or (10000, 8, nrhs)
     ainv = smallla.inv(a)                         # raises smallla.LinAlgError if a matrix is singular
     x = smallla.solve(a, b)
+    c, lower, info = smallla.cho_factor(spd)      # Cholesky of positive definite matrices (..., n, n)
+    x = smallla.cho_solve((c, lower), b)
 
 NumPy arrays run on the library's host backend (OpenMP over the batch). torch tensors and CuPy arrays on a
 CUDA device (and other objects with ``__cuda_array_interface__`` or ``__dlpack__`` on one) run on its CUDA
@@ -30,9 +32,9 @@ every C function for ctypes, the enumerations, structs and constants.
 """
 from ._core import LinAlgError, SmallLAError, library_path, library_version
 from ._libsmallla import VERSION, smallla_backend_t, smallla_operation_t, smallla_status_t
-from ._linalg import inv, lu_factor, lu_solve, solve
+from ._linalg import cho_factor, cho_solve, inv, lu_factor, lu_solve, solve
 
 __version__ = VERSION
 
-__all__ = ["lu_factor", "lu_solve", "inv", "solve", "LinAlgError", "SmallLAError", "library_path",
+__all__ = ["lu_factor", "lu_solve", "inv", "solve", "cho_factor", "cho_solve", "LinAlgError", "SmallLAError", "library_path",
            "library_version", "smallla_backend_t", "smallla_operation_t", "smallla_status_t", "__version__"]

@@ -30,10 +30,11 @@ from . import _arrays
 from . import _core
 from . import _libsmallla as _c
 
-__all__ = ["lu_factor", "lu_solve", "inv", "solve"]
+__all__ = ["lu_factor", "lu_solve", "inv", "solve", "cho_factor", "cho_solve"]
 
 # The most matrices one C call takes (its batch is an int); larger batches are split into several calls.
 _MAX_BATCH = _arrays.INT_MAX
+_FILL = {True: _c.SMALLLA_FILL_LOWER, False: _c.SMALLLA_FILL_UPPER}
 _OP = {0: _c.SMALLLA_OP_N, 1: _c.SMALLLA_OP_T, 2: _c.SMALLLA_OP_C, "N": _c.SMALLLA_OP_N, "T": _c.SMALLLA_OP_T,
        "C": _c.SMALLLA_OP_C}
 
@@ -428,3 +429,112 @@ def solve(a, b, overwrite_a=False, overwrite_b=False, check_finite=True, check=T
     if return_info:
         return ops.wrap(out), ops.wrap(info)
     return ops.wrap(out)
+
+
+def cho_factor(a, lower=False, overwrite_a=False, check_finite=True, check=True):
+    """Cholesky factorization of each Hermitian (real: symmetric) positive definite matrix of a batch, as
+    ``scipy.linalg.cho_factor``: A = L L^H (lower) or U^H U; only that triangle of each matrix is read.
+
+    Parameters
+    ----------
+    a : array (..., n, n)
+        NumPy (host backend), or a torch tensor / CuPy array / other CUDA array (CUDA backend, on the
+        object's current stream).
+    lower : bool
+        Read and factor the lower triangle (else the upper one, SciPy's default).
+    overwrite_a : bool
+        Factor a in place when its matrices are column-major, evenly strided and of a supported dtype; c is
+        then a itself. Otherwise a is copied (into column-major matrices) and left as it is.
+    check_finite : bool
+        Raise ValueError if a holds an Inf or NaN (on a device this waits for the stream).
+    check : bool
+        Raise LinAlgError, naming the batch indices, if a matrix is not positive definite (info > 0), as SciPy
+        does; on a device this waits for the stream.
+
+    Returns
+    -------
+    c : array (..., n, n)
+        The factor in the chosen triangle of each (column-major) matrix; the other triangle holds a's values
+        (SciPy: "arbitrary"), as the library never writes it.
+    lower : bool
+        The flag, for cho_solve.
+    info : int32 array (...)
+        0, or j > 0 when the leading minor of order j is not positive definite (LAPACK's potrf).
+    """
+    fn = "cho_factor"
+    ops, a = _arrays.adapt(a, fn)
+    a, prefix, converted = ops.prepare(a, "a", fn)
+    n, batch_shape = _square(ops, a, "a", fn)
+    if check_finite:
+        _check_finite(ops, a, "a", fn)
+    lay = _colmajor(ops, a) if overwrite_a and not converted and ops.writeable(a) else None
+    if lay is None:
+        c, lay = _copy_colmajor(ops, a, prefix)
+    else:
+        c = a
+    nbatch = _prod(batch_shape)
+    info = ops.zeros(tuple(batch_shape), "i")
+    if n and nbatch:
+        size = _arrays.ITEMSIZE[prefix]
+        pc, pi = ops.ptr(c), ops.ptr(info)
+        _run(ops, "potrf", prefix, nbatch,
+             lambda b0: (int(_FILL[bool(lower)]), n, pc + b0 * lay[1] * size, lay[0], lay[1], pi + b0 * 4))
+    if check:
+        _raise_singular(ops, info, batch_shape, fn)
+    return ops.wrap(c), bool(lower), ops.wrap(info)
+
+
+def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
+    """Solves A x = b for each matrix from cho_factor's output, as ``scipy.linalg.cho_solve``.
+
+    Parameters
+    ----------
+    c_and_lower : (c, lower)
+        cho_factor's factors (..., n, n) and its lower flag; c is read where it lies when its matrices are
+        column-major (cho_factor's output is), else copied. Only the factor's triangle is read.
+    b : array (..., n) or (..., n, nrhs)
+        Right-hand sides (the batch dimensions as c's; no broadcasting), of the same kind of object as c.
+    overwrite_b : bool
+        Solve in b when it is a batch of vectors, or of column-major matrices, of the computation's dtype.
+    check_finite : bool
+        Raise ValueError if c or b holds an Inf or NaN.
+
+    Returns
+    -------
+    x : array of b's shape
+        The solutions. As LAPACK's potrs, no check is made: a zero on the factor's diagonal gives Inf/NaN.
+    """
+    fn = "cho_solve"
+    try:
+        c, lower = c_and_lower[0], c_and_lower[1]
+    except (TypeError, IndexError, KeyError):
+        raise TypeError("%s: c_and_lower must be the pair (c, lower) that cho_factor returns first" % fn) from None
+    ops, c = _arrays.adapt(c, fn)
+    b = ops.accept(b, "b", fn)
+    c, pc, _ = ops.prepare(c, "c", fn)
+    b, pb, converted = ops.prepare(b, "b", fn)
+    prefix = _arrays.common_prefix(pc, pb)
+    if prefix != pc:
+        c = ops.astype(c, prefix)
+    if prefix != pb:
+        b, converted = ops.astype(b, prefix), True
+    n, batch_shape = _square(ops, c, "c", fn)
+    bm, vector = _rhs(ops, b, n, batch_shape, fn)
+    if check_finite:
+        _check_finite(ops, b, "b", fn)
+    lay = _colmajor(ops, c)
+    if lay is None:
+        c, lay = _copy_colmajor(ops, c, prefix)
+    layx = _colmajor(ops, bm) if overwrite_b and not converted and ops.writeable(b) else None
+    if layx is None:
+        x, layx = _copy_colmajor(ops, bm, prefix)
+    else:
+        x = bm
+    nrhs, nbatch = ops.shape(x)[-1], _prod(batch_shape)
+    if n and nrhs and nbatch:
+        size = _arrays.ITEMSIZE[prefix]
+        pa, px = ops.ptr(c), ops.ptr(x)
+        _run(ops, "potrs", prefix, nbatch,
+             lambda b0: (int(_FILL[bool(lower)]), n, nrhs, pa + b0 * lay[1] * size, lay[0], lay[1],
+                         px + b0 * layx[1] * size, layx[0], layx[1]))
+    return ops.wrap(ops.squeeze(x) if vector else x)

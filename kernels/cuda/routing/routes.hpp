@@ -10,12 +10,14 @@
 namespace smallla {
 namespace cuda_kernels {
 
-enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv };
+enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
+// The Cholesky family (chol.cuh) has two kernel families: lane (n <= 32) and one_block.
+constexpr bool is_cholesky(routine r) { return r >= routine::potrf; }
 
 // The kernel families. Each family exists only for some orders (family_exists, below).
 enum class family : unsigned char {
     thread,       // a whole matrix per thread (lu_thread.cuh), the smallest orders
-    lane,         // a row per lane of a warp, the steps unrolled (lu_registers.cuh), n <= 32
+    lane,         // a row per lane of a warp, the steps unrolled (lu_registers.cuh; chol.cuh), n <= 32
     lane_rolled,  // matinv: the same, the Gauss-Jordan sweep rolled by 8 steps (less code)
     two_rows,     // getrf and matinv: two rows per lane (more matrices per warp), n = 11-12 (float), 17-20
     prefetch,     // getrs: persistent lane kernel copying the next matrix ahead, n = 17-32
@@ -24,7 +26,7 @@ enum class family : unsigned char {
     blocked,      // panels and cuBLAS's batched GEMM (lu_blocked.cuh), n <= 512
     large,        // the blocked LU with each panel over a thread-block cluster (sm_90 only) and cuBLAS's TRSM for
                   // getri and getrs (lu_blocked.cuh), n <= 8192
-    one_block,    // one thread block per matrix (lu_general.cuh; getrs: a warp per right-hand side), any n
+    one_block,    // one thread block per matrix (lu_general.cuh, chol.cuh; getrs: a warp per right-hand side), any n
     vendor,       // cuSOLVER's single-matrix routines on each matrix: measurement builds only (its pivots are not
                   // LAPACK's on exact ties and NaN; perf/NOTES.md, "Large orders")
 };
@@ -33,8 +35,10 @@ constexpr const char *family_names[] = {"thread",    "lane",    "lane_rolled", "
                                         "columns",   "blocked", "large",       "one_block", "vendor"};
 constexpr int family_count = sizeof(family_names) / sizeof(family_names[0]);
 static_assert(family_count == (int)family::vendor + 1, "family_names must name every family");
-constexpr const char *routine_names[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv"};
+constexpr const char *routine_names[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv",
+                                         "potrf", "potrs",       "posv",  "potri", "poinv"};
 constexpr int routine_count = sizeof(routine_names) / sizeof(routine_names[0]);
+static_assert(routine_count == (int)routine::poinv + 1, "routine_names must name every routine");
 
 // Where each family exists (its kernels compile without spilling, or its algorithm applies): the orders a
 // table may route to it. Thread kernels: their getrf, matinv and getrs fit in 255 registers up to these orders
@@ -49,6 +53,7 @@ constexpr int blocked_max_order = 512;
 constexpr int large_max_order = 8192;  // a panel's rows in one cluster of 16 blocks (lu_blocked.cuh)
 constexpr bool two_rows_exist(char p, int n) { return (n >= 17 && n <= 20 && p != 'z') || (p == 's' && (n == 11 || n == 12)); }
 constexpr bool family_exists(routine r, family f, char p, int n) {
+    if (is_cholesky(r)) return n >= 1 && (f == family::one_block || (f == family::lane && n <= lane_max_order));
     const bool factor = r == routine::getrf || r == routine::getrf_nopiv;
     switch (f) {
     case family::thread: return n >= 1 && n <= (r == routine::getri ? thread_getri_max_order(p) : thread_max_order(p));

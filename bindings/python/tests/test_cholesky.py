@@ -1,0 +1,71 @@
+"""cho_factor and cho_solve against scipy.linalg and LAPACK's ratios (xPOT01, xPOT02): both triangles, both
+layouts, batches of several shapes, info for matrices that are not positive definite."""
+import numpy as np
+import pytest
+
+import smallla
+from checks import DTYPES, THRESHOLD
+
+sl = pytest.importorskip("scipy.linalg")
+
+SHAPES = [(1, 1), (5, 5), (3, 2, 2), (4, 8, 8), (2, 3, 17, 17), (3, 33, 33)]
+
+
+def _spd_batch(rng, shape, dtype):
+    n = shape[-1]
+    x = rng.standard_normal(shape)
+    if np.issubdtype(dtype, np.complexfloating):
+        x = x + 1j * rng.standard_normal(shape)
+    a = x @ np.conj(np.swapaxes(x, -1, -2)) / n + np.eye(n)
+    return a.astype(dtype)
+
+
+def _mats(x):
+    return x.reshape((-1,) + x.shape[-2:])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_cho_factor_and_solve(rng, dtype, shape, lower, order):
+    a = _spd_batch(rng, shape, dtype)
+    if order == "F":
+        a = np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+    keep = a.copy()
+    c, low, info = smallla.cho_factor(a, lower=lower)
+    np.testing.assert_array_equal(a, keep)
+    assert low is lower and c.shape == shape and c.dtype == dtype and not np.asarray(info).any()
+    eps = np.finfo(np.float32 if dtype in (np.float32, np.complex64) else np.float64).eps / 2
+    n = shape[-1]
+    for m, f, m_keep in zip(_mats(a), _mats(c), _mats(keep)):
+        t = np.tril(f) if lower else np.triu(f)
+        prod = t @ np.conj(t.T) if lower else np.conj(t.T) @ t
+        ratio = np.abs(prod - m).sum(0).max() / (n * np.abs(m).sum(0).max() * eps)  # xPOT01
+        assert ratio < THRESHOLD
+        # the other triangle is a's, untouched
+        other = np.triu(np.ones((n, n), bool), 1) if lower else np.tril(np.ones((n, n), bool), -1)
+        np.testing.assert_array_equal(f[other], m_keep[other])
+        ref = sl.cho_factor(m.astype(np.complex128 if np.iscomplexobj(m) else np.float64), lower=lower)[0]
+        ref_t = np.tril(ref) if lower else np.triu(ref)
+        tol = 1e-3 if dtype in (np.float32, np.complex64) else 1e-10
+        np.testing.assert_allclose(t, ref_t, rtol=tol, atol=tol * np.abs(ref_t).max())
+    b = rng.standard_normal(shape[:-1] + (3,)).astype(dtype)
+    x = smallla.cho_solve((c, lower), b)
+    for m, xm, bm in zip(_mats(a), _mats(x), _mats(b)):
+        r = bm - m @ xm
+        ratio = (np.abs(r).sum(0) / (np.abs(m).sum(0).max() * np.abs(xm).sum(0) * eps)).max()  # xPOT02
+        assert ratio < THRESHOLD
+    v = smallla.cho_solve((c, lower), b[..., 0])
+    assert v.shape == shape[:-1]
+    np.testing.assert_allclose(v, x[..., 0], rtol=1e-5, atol=0)
+
+
+def test_not_positive_definite(rng):
+    a = _spd_batch(rng, (4, 6, 6), np.float64)
+    a[2, 3, :] = 0
+    a[2, :, 3] = 0
+    _, _, info = smallla.cho_factor(a, check=False)
+    np.testing.assert_array_equal(info, [0, 0, 4, 0])
+    with pytest.raises(smallla.LinAlgError):
+        smallla.cho_factor(a)

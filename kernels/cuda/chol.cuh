@@ -1,0 +1,385 @@
+// The Cholesky family's CUDA kernels (potrf, posv, potrs, potri, poinv), on the "lower form" of each matrix as on
+// the host (kernels/host/chol_host.hpp): its lower triangle is A's lower one, or the conjugate transpose of A's
+// upper one, so one text serves both triangles and the other triangle is never read or written.
+//  - Lane kernels, n <= 32: a group of W = 4, 8, 16 or 32 lanes per matrix (the order rounded up; several
+//    matrices per warp below 32), lane i holding row i of the lower form in registers. There is no pivot search:
+//    each step broadcasts the pivot and the column's entries by shuffles. The inverse (potri, poinv) is computed
+//    in the same registers: the rows of inv(L) in place of L's (row m is final when step m broadcasts it), then
+//    inv(L)^H inv(L), lane i accumulating its row of the product over the broadcast rows.
+//  - One thread block per matrix, any order: the lower form in shared memory when it fits, else in global
+//    scratch; right-looking columns, the solves by columns, the inverse of L column by column into the unused
+//    upper part and then the product into the lower part.
+// info is LAPACK's: the first pivot that is not > 0 (NaN included) stops the factorization; potri reports the
+// first zero diagonal element of the factor and then writes nothing.
+#pragma once
+
+#include "cuda/chol.hpp"
+
+namespace smallla {
+namespace cuda_kernels {
+
+template <class R> __device__ __forceinline__ R real_of(R x) { return x; }
+template <class R> __device__ __forceinline__ R real_of(complex<R> x) { return x.re; }
+template <class R> __device__ __forceinline__ R times_real(R x, R r) { return x * r; }
+template <class R> __device__ __forceinline__ complex<R> times_real(complex<R> x, R r) { return {x.re * r, x.im * r}; }
+template <class R> __device__ __forceinline__ R over_real(R x, R d) { return x / d; }
+template <class R> __device__ __forceinline__ complex<R> over_real(complex<R> x, R d) { return {x.re / d, x.im / d}; }
+template <class T> __device__ __forceinline__ T real_only(T x) { return T(real_of(x)); }
+
+// Shuffles within a group of W lanes (src and the xor offset relative to the group).
+template <int W, class R> __device__ __forceinline__ R group_shfl(unsigned mask, R v, int src) {
+    return __shfl_sync(mask, v, src, W);
+}
+template <int W, class R> __device__ __forceinline__ complex<R> group_shfl(unsigned mask, complex<R> v, int src) {
+    return {__shfl_sync(mask, v.re, src, W), __shfl_sync(mask, v.im, src, W)};
+}
+template <int W, class R> __device__ __forceinline__ R group_xor(unsigned mask, R v, int offset) {
+    return __shfl_xor_sync(mask, v, offset, W);
+}
+template <int W, class R> __device__ __forceinline__ complex<R> group_xor(unsigned mask, complex<R> v, int offset) {
+    return {__shfl_xor_sync(mask, v.re, offset, W), __shfl_xor_sync(mask, v.im, offset, W)};
+}
+
+constexpr int chol_lanes_threads = 128;
+
+// ---- lane kernels -------------------------------------------------------------------------------------------------
+template <class T, int W, chol_op Op>
+__global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_launch<T> a) {
+    using R = real_t<T>;
+    const long long g = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / W;
+    if (g >= a.batch) return;  // whole groups leave together
+    const int lane = threadIdx.x % W, n = a.n;
+    const int first_lane = (threadIdx.x % 32) / W * W;
+    const unsigned mask = W == 32 ? 0xffffffffu : (((1u << W) - 1u) << first_lane);
+    const bool row = lane < n;
+
+    // Row `lane` of the lower form; lanes beyond n hold a row of the identity, which every step leaves finite.
+    T r[W];
+    {
+        const T *m = a.A[g];
+        const long long ld = a.A.ld;
+#pragma unroll
+        for (int j = 0; j < W; ++j) {
+            T v = T(R(j == lane ? 1 : 0));
+            if (row && j <= lane) v = a.upper ? conj(m[j + lane * ld]) : m[lane + j * ld];
+            r[j] = v;
+        }
+    }
+    int info = 0;
+
+    if constexpr (Op == chol_op::factor || Op == chol_op::full_inverse) {
+#pragma unroll
+        for (int k = 0; k < W; ++k) {
+            if (k >= n) break;
+            const R d = real_of(group_shfl<W>(mask, r[k], k));
+            if (!(d > R(0))) {  // also NaN: LAPACK's test
+                info = k + 1;
+                break;
+            }
+            const R l = sqrt(d), rl = R(1) / l;
+            if (lane == k) r[k] = T(l);
+            else if (lane > k) r[k] = times_real(r[k], rl);
+#pragma unroll
+            for (int j = k + 1; j < W; ++j) {
+                if (j >= n) break;
+                const T ljk = group_shfl<W>(mask, r[k], j);
+                if (lane >= j) r[j] -= r[k] * conj(ljk);
+            }
+        }
+    }
+
+    if constexpr (Op == chol_op::factor) {
+        if (lane == 0) a.info[g] = info;
+        T *m = a.A[g];
+        const long long ld = a.A.ld;
+        if (row)
+#pragma unroll
+            for (int j = 0; j < W; ++j)
+                if (j <= lane) {
+                    if (a.upper) m[j + lane * ld] = conj(r[j]);
+                    else m[lane + j * ld] = r[j];
+                }
+        if (info != 0) return;
+    }
+
+    if constexpr (Op == chol_op::factor || Op == chol_op::solve) {
+        // inv(L L^H) x for each right-hand side: L y = x by columns, then L^H x = y by reductions over the lanes.
+        T *bm = a.B[g];
+        const long long ldb = a.B.ld;
+        for (int c = 0; c < a.nrhs; ++c) {
+            T *col = bm + c * ldb;
+            T x = row ? col[lane] : T(R(0));
+#pragma unroll
+            for (int k = 0; k < W; ++k) {
+                if (k >= n) break;
+                if (lane == k) x = over_real(x, real_of(r[k]));
+                const T xk = group_shfl<W>(mask, x, k);
+                if (lane > k) x -= r[k] * xk;
+            }
+#pragma unroll
+            for (int k = W - 1; k >= 0; --k) {
+                if (k >= n) continue;
+                T s = lane > k && row ? conj(r[k]) * x : T(R(0));
+#pragma unroll
+                for (int offset = W / 2; offset > 0; offset /= 2) s += group_xor<W>(mask, s, offset);
+                if (lane == k) x = over_real(x - s, real_of(r[k]));
+            }
+            if (row) col[lane] = x;
+        }
+        return;
+    }
+
+    if constexpr (Op == chol_op::inverse || Op == chol_op::full_inverse) {
+        if constexpr (Op == chol_op::inverse) {  // xTRTRI's test, before anything is written
+#pragma unroll
+            for (int k = 0; k < W; ++k) {
+                if (k >= n) break;
+                if (real_of(group_shfl<W>(mask, r[k], k)) == R(0)) {
+                    info = k + 1;
+                    break;
+                }
+            }
+        }
+        if (lane == 0) a.info[g] = info;
+        if (info != 0) return;
+        // Rows of X = inv(L) in place: lane i > m keeps sum_p L(i,p) X(p,j) in r[j] (j <= m) until its own step.
+#pragma unroll
+        for (int m = 0; m < W; ++m) {
+            if (m >= n) break;
+            if (lane == m) {
+                const R dinv = R(1) / real_of(r[m]);
+#pragma unroll
+                for (int j = 0; j < W; ++j)
+                    if (j < m) r[j] = times_real(-r[j], dinv);
+                r[m] = T(dinv);
+            }
+            const T lim = r[m];
+#pragma unroll
+            for (int j = 0; j < W; ++j) {
+                if (j > m) break;
+                const T xmj = group_shfl<W>(mask, r[j], m);
+                if (lane > m) r[j] = j == m ? lim * xmj : r[j] + lim * xmj;
+            }
+        }
+        // Row i of inv(A) = X^H X, j <= i: sum over k >= i of conj(X(k,i)) X(k,j); row k of X is broadcast from
+        // the last column down, so that X(k,i) is known before the columns j < i that need it.
+#pragma unroll
+        for (int k = 0; k < W; ++k) {
+            if (k >= n) break;
+            T xki = T(R(0));
+#pragma unroll
+            for (int j = W - 1; j >= 0; --j) {
+                if (j > k) continue;
+                const T v = group_shfl<W>(mask, r[j], k);
+                if (j == lane) xki = v;
+                if (j <= lane && lane <= k) r[j] = lane == k ? conj(xki) * v : r[j] + conj(xki) * v;
+            }
+        }
+        __syncwarp(mask);  // poinv in place: every lane's loads are done before any store
+        if (!row) return;
+        if constexpr (Op == chol_op::inverse) {
+            T *m = a.A[g];
+            const long long ld = a.A.ld;
+#pragma unroll
+            for (int j = 0; j < W; ++j)
+                if (j <= lane) {
+                    const T v = j == lane ? real_only(r[j]) : r[j];
+                    if (a.upper) m[j + lane * ld] = conj(v);
+                    else m[lane + j * ld] = v;
+                }
+        } else {
+            T *c = a.B[g];
+            const long long ldc = a.B.ld;
+#pragma unroll
+            for (int j = 0; j < W; ++j)
+                if (j <= lane) {
+                    const T v = j == lane ? real_only(r[j]) : r[j];
+                    c[lane + j * ldc] = v;
+                    if (j < lane) c[j + lane * ldc] = conj(v);
+                }
+        }
+    }
+}
+
+template <class T, int W> cudaError_t launch_chol_lanes_width(const chol_launch<T> &a, cudaStream_t stream) {
+    constexpr int per_block = chol_lanes_threads / W;
+    const unsigned blocks = (unsigned)((a.batch + per_block - 1) / per_block);
+    switch (a.op) {
+    case chol_op::factor: chol_lanes_kernel<T, W, chol_op::factor><<<blocks, chol_lanes_threads, 0, stream>>>(a); break;
+    case chol_op::solve: chol_lanes_kernel<T, W, chol_op::solve><<<blocks, chol_lanes_threads, 0, stream>>>(a); break;
+    case chol_op::inverse: chol_lanes_kernel<T, W, chol_op::inverse><<<blocks, chol_lanes_threads, 0, stream>>>(a); break;
+    case chol_op::full_inverse:
+        chol_lanes_kernel<T, W, chol_op::full_inverse><<<blocks, chol_lanes_threads, 0, stream>>>(a);
+        break;
+    }
+    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
+}
+
+template <class T> cudaError_t launch_chol_lanes(const chol_launch<T> &a, cudaStream_t stream) {
+    if (a.n <= 4) return launch_chol_lanes_width<T, 4>(a, stream);
+    if (a.n <= 8) return launch_chol_lanes_width<T, 8>(a, stream);
+    if (a.n <= 16) return launch_chol_lanes_width<T, 16>(a, stream);
+    return launch_chol_lanes_width<T, 32>(a, stream);
+}
+
+// ---- one block per matrix -----------------------------------------------------------------------------------------
+constexpr int chol_block_threads = 256;
+
+template <class T> std::size_t chol_block_bytes(int n, bool in_shared) {
+    return ((std::size_t)n + (in_shared ? (std::size_t)n * n : 0)) * sizeof(T);
+}
+
+template <class T>
+__global__ void __launch_bounds__(chol_block_threads) chol_block_kernel(chol_launch<T> a, bool in_shared, T *scratch,
+                                                                        long long first) {
+    using R = real_t<T>;
+    extern __shared__ __align__(16) unsigned char chol_block_smem[];
+    __shared__ int failed;
+    const long long b = first + blockIdx.x;
+    const int n = a.n, tid = threadIdx.x, nt = blockDim.x, nn = n * n;
+    T *dinv = reinterpret_cast<T *>(chol_block_smem);
+    T *L = in_shared ? dinv + n : scratch + (long long)blockIdx.x * nn;
+
+    {  // the lower form (element (i, j), i >= j, at L[i + j*n])
+        const T *m = a.A[b];
+        const long long lda = a.A.ld;
+        for (int idx = tid; idx < nn; idx += nt) {
+            const int i = idx % n, j = idx / n;
+            if (i >= j) L[idx] = a.upper ? conj(m[j + i * lda]) : m[i + j * lda];
+        }
+    }
+    if (tid == 0) failed = 0;
+    __syncthreads();
+
+    const chol_op op = a.op;
+    if (op == chol_op::factor || op == chol_op::full_inverse) {
+        for (int k = 0; k < n; ++k) {
+            if (tid == 0) {
+                const R d = real_of(L[k + k * n]);
+                if (!(d > R(0))) failed = k + 1;  // also NaN
+                else L[k + k * n] = T(sqrt(d));
+            }
+            __syncthreads();
+            if (failed) break;
+            const R rl = R(1) / real_of(L[k + k * n]);
+            for (int i = k + 1 + tid; i < n; i += nt) L[i + k * n] = times_real(L[i + k * n], rl);
+            __syncthreads();
+            const int m = n - k - 1;
+            for (int idx = tid; idx < m * m; idx += nt) {
+                const int i = k + 1 + idx % m, j = k + 1 + idx / m;
+                if (i >= j) L[i + j * n] -= L[i + k * n] * conj(L[j + k * n]);
+            }
+            __syncthreads();
+        }
+    } else if (op == chol_op::inverse) {
+        if (tid == 0)
+            for (int k = 0; k < n; ++k)
+                if (real_of(L[k + k * n]) == R(0)) {
+                    failed = k + 1;
+                    break;
+                }
+        __syncthreads();
+    }
+    if (tid == 0 && a.info) a.info[b] = failed;
+
+    if (op == chol_op::factor) {  // the factor (also the part a failure leaves), then posv's solve
+        T *m = a.A[b];
+        const long long lda = a.A.ld;
+        for (int idx = tid; idx < nn; idx += nt) {
+            const int i = idx % n, j = idx / n;
+            if (i < j) continue;
+            if (a.upper) m[j + i * lda] = conj(L[idx]);
+            else m[i + j * lda] = L[idx];
+        }
+        if (failed) return;
+    }
+    if (op == chol_op::factor || op == chol_op::solve) {
+        T *B = a.B[b];
+        const long long ldb = a.B.ld;
+        const int nrhs = a.nrhs;
+        for (int k = 0; k < n; ++k) {  // L y = b
+            const R d = real_of(L[k + k * n]);
+            for (int c = tid; c < nrhs; c += nt) B[k + c * ldb] = over_real(B[k + c * ldb], d);
+            __syncthreads();
+            const int m = n - k - 1;
+            for (int idx = tid; idx < m * nrhs; idx += nt) {
+                const int i = k + 1 + idx % m, c = idx / m;
+                B[i + c * ldb] -= L[i + k * n] * B[k + c * ldb];
+            }
+            __syncthreads();
+        }
+        for (int k = n - 1; k >= 0; --k) {  // L^H x = y, by columns of L^H (rows of L)
+            const R d = real_of(L[k + k * n]);
+            for (int c = tid; c < nrhs; c += nt) B[k + c * ldb] = over_real(B[k + c * ldb], d);
+            __syncthreads();
+            for (int idx = tid; idx < k * nrhs; idx += nt) {
+                const int i = idx % k, c = idx / k;
+                B[i + c * ldb] -= conj(L[k + i * n]) * B[k + c * ldb];
+            }
+            __syncthreads();
+        }
+        return;
+    }
+    if (failed) return;  // potri: A unchanged; poinv: C not written
+
+    // X = inv(L), a column per thread: X(j,j) in dinv, X(i,j) (i > j) in the unused upper part at L[j + i*n].
+    for (int j = tid; j < n; j += nt) {
+        const R dj = R(1) / real_of(L[j + j * n]);
+        dinv[j] = T(dj);
+        for (int i = j + 1; i < n; ++i) {
+            T s = times_real(L[i + j * n], dj);
+            for (int p = j + 1; p < i; ++p) s += L[i + p * n] * L[j + p * n];
+            L[j + i * n] = over_real(-s, real_of(L[i + i * n]));
+        }
+    }
+    __syncthreads();
+    // inv(A)(i, j) = sum over k >= i of conj(X(k,i)) X(k,j), i >= j, into the lower part.
+    for (int idx = tid; idx < nn; idx += nt) {
+        const int i = idx % n, j = idx / n;
+        if (i < j) continue;
+        T s = conj(dinv[i]) * (i == j ? dinv[j] : L[j + i * n]);
+        for (int k = i + 1; k < n; ++k) s += conj(L[i + k * n]) * L[j + k * n];
+        L[idx] = i == j ? real_only(s) : s;
+    }
+    __syncthreads();
+    if (op == chol_op::inverse) {
+        T *m = a.A[b];
+        const long long lda = a.A.ld;
+        for (int idx = tid; idx < nn; idx += nt) {
+            const int i = idx % n, j = idx / n;
+            if (i < j) continue;
+            if (a.upper) m[j + i * lda] = conj(L[idx]);
+            else m[i + j * lda] = L[idx];
+        }
+    } else {
+        T *c = a.B[b];
+        const long long ldc = a.B.ld;
+        for (int idx = tid; idx < nn; idx += nt) {
+            const int i = idx % n, j = idx / n;
+            if (i < j) continue;
+            c[i + j * ldc] = L[idx];
+            if (i > j) c[j + i * ldc] = conj(L[idx]);
+        }
+    }
+}
+
+template <class T>
+cudaError_t launch_chol_block(const chol_launch<T> &a, bool in_shared, T *scratch, long long first, long long count,
+                              cudaStream_t stream) {
+    const std::size_t bytes = chol_block_bytes<T>(a.n, in_shared);
+    if (bytes > 48 * 1024) {
+        const cudaError_t e = cudaFuncSetAttribute(chol_block_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   (int)bytes);
+        if (e != cudaSuccess) return e;
+    }
+    chol_block_kernel<T><<<(unsigned)count, chol_block_threads, bytes, stream>>>(a, in_shared, scratch, first);
+    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
+}
+
+#define SMALLLA_CHOL_INSTANTIATE(T)                                                                             \
+    template cudaError_t launch_chol_lanes<T>(const chol_launch<T> &, cudaStream_t);                          \
+    template std::size_t chol_block_bytes<T>(int, bool);                                                      \
+    template cudaError_t launch_chol_block<T>(const chol_launch<T> &, bool, T *, long long, long long, cudaStream_t);
+
+}  // namespace cuda_kernels
+}  // namespace smallla

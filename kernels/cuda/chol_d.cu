@@ -1,0 +1,8 @@
+// The Cholesky family's CUDA kernels for T = double (one file per precision so that the build runs them in parallel).
+#include "cuda/chol.cuh"
+
+namespace smallla {
+namespace cuda_kernels {
+SMALLLA_CHOL_INSTANTIATE(double)
+}  // namespace cuda_kernels
+}  // namespace smallla
