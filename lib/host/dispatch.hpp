@@ -4,7 +4,9 @@
 #pragma once
 
 #include "backend.hpp"
+#include "context.hpp"
 #include "host/getrf_iter_host.hpp"
+#include "host/isa/lanes_entries.hpp"
 #include "host/lu_batch.hpp"
 #include "host/routing.hpp"
 
@@ -13,10 +15,16 @@ namespace host {
 
 using namespace host_kernels;
 
-// Runs f(size) for the form the table routes (R, T's precision, n) to.
-template <routine R, class T, class F> void with_routed_form(int n, F &&f) {
+// Runs the call a on the form the table routes (R, T's precision, n) to on the handle's instruction set: a wider
+// instruction set's lanes form through its own copy (lib/host/isa/), any other form here as f(size).
+template <routine R, class T, class Args, class F> void with_routed_form(const context &ctx, const Args &a, F &&f) {
     constexpr char P = scalar_traits<T>::letter;
-    with_route<R, P>(find_route(R, P, n), n, f);
+    const family form = find_route(R, P, ctx.host_isa, a.n);
+#if SMALLLA_HOST_ISA_COPIES
+    if (form == family::lanes && ctx.host_isa == isa_level::avx512) return isa_avx512::run_lanes<T>(a);
+    if (form == family::lanes && ctx.host_isa == isa_level::avx2) return isa_avx2::run_lanes<T>(a);
+#endif
+    with_route<R, P>(form, a.n, f);
 }
 
 // A matrix whose pointer-array entry is NULL (in x or y) is skipped: nothing of it is read or written but
@@ -35,52 +43,52 @@ void in_present_stretches(const matrix_batch<X> &x, const matrix_batch<Y> &y, in
     }
 }
 
-template <class T> smallla_status_t getrf_present(const getrf_args<T> &a) {
+template <class T> smallla_status_t getrf_present(const context &ctx, const getrf_args<T> &a) {
     if (a.ipiv.base != nullptr)
-        with_routed_form<routine::getrf, T>(a.n, [&](auto size) {
+        with_routed_form<routine::getrf, T>(ctx, a, [&](auto size) {
             getrf_batch<true, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
         });
     else
-        with_routed_form<routine::getrf_nopiv, T>(a.n, [&](auto size) {
+        with_routed_form<routine::getrf_nopiv, T>(ctx, a, [&](auto size) {
             getrf_batch<false, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
         });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t getrf(context &, const getrf_args<T> &a) {
-    in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) { getrf_present(a.part(first, count)); });
+template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) {
+    in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) { getrf_present(ctx, a.part(first, count)); });
     return SMALLLA_SUCCESS;
 }
 
-template <class T> smallla_status_t getri_present(const getri_args<T> &a) {
-    with_routed_form<routine::getri, T>(a.n, [&](auto size) {
+template <class T> smallla_status_t getri_present(const context &ctx, const getri_args<T> &a) {
+    with_routed_form<routine::getri, T>(ctx, a, [&](auto size) {
         getri_batch<T>(size, a.A.either(), a.ipiv, a.C.either(), a.info, a.batch);
     });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t getri(context &, const getri_args<T> &a) {
-    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) { getri_present(a.part(first, count)); });
+template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) {
+    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) { getri_present(ctx, a.part(first, count)); });
     return SMALLLA_SUCCESS;
 }
 
-template <class T> smallla_status_t matinv_present(const matinv_args<T> &a) {
-    with_routed_form<routine::matinv, T>(a.n, [&](auto size) {
+template <class T> smallla_status_t matinv_present(const context &ctx, const matinv_args<T> &a) {
+    with_routed_form<routine::matinv, T>(ctx, a, [&](auto size) {
         matinv_batch<T>(size, a.A.either(), a.C.either(), a.info, a.batch);
     });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t matinv(context &, const matinv_args<T> &a) {
-    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) { matinv_present(a.part(first, count)); });
+template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a) {
+    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) { matinv_present(ctx, a.part(first, count)); });
     return SMALLLA_SUCCESS;
 }
 
-template <class T> smallla_status_t getrs_present(const getrs_args<T> &a) {
-    with_routed_form<routine::getrs, T>(a.n, [&](auto size) {
+template <class T> smallla_status_t getrs_present(const context &ctx, const getrs_args<T> &a) {
+    with_routed_form<routine::getrs, T>(ctx, a, [&](auto size) {
         getrs_batch<T>(size, a.trans, a.nrhs, a.A.either(), a.ipiv, a.B.either(), a.batch);
     });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t getrs(context &, const getrs_args<T> &a) {
-    in_present_stretches(a.A, a.B, nullptr, a.batch, [&](int first, int count) { getrs_present(a.part(first, count)); });
+template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &a) {
+    in_present_stretches(a.A, a.B, nullptr, a.batch, [&](int first, int count) { getrs_present(ctx, a.part(first, count)); });
     return SMALLLA_SUCCESS;
 }
 
