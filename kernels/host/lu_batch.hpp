@@ -73,13 +73,16 @@ template <class T> inline void copy_matrix(int n, T *dst, long ldd, const T *src
 // Lanes per group: enough independent work to hide the latency chains of a small LU, while the interleaved
 // copy of the group stays in L1.
 // Bytes of a group's interleaved copy beyond which the lanes are halved (down to one 16-byte vector), so that the
-// group stays in a 48 KiB L1 with room for the rest.
-constexpr int lanes_group_bytes = 40 * 1024;
-template <class T, int N> constexpr int lanes_for() {
+// group stays near a 48 KiB L1. The complex inverses (getri, matinv: more flops per element than getrf) ran faster
+// with groups up to 64 KiB of at most 8 matrices at n = 28-32, the complex getrf slower (perf/NOTES.md).
+template <class T, bool Inverse> constexpr bool wide_groups() { return Inverse && sizeof(T) != sizeof(real_t<T>); }
+template <class T, int N, bool Inverse = false> constexpr int lanes_for() {
     // One register of this copy's instruction set per lane vector (16-byte vectors lowered to SSE were faster
     // than 32- and 64-byte ones on SSE2).
+    constexpr int least = 16 / (int)sizeof(real_t<T>), bytes = wide_groups<T, Inverse>() ? 64 * 1024 : 40 * 1024;
     int w = vector_bytes / (int)sizeof(real_t<T>);
-    while (w > 16 / (int)sizeof(real_t<T>) && w * N * N * (int)sizeof(T) > lanes_group_bytes) w /= 2;
+    if (wide_groups<T, Inverse>() && w > 8) w = 8;
+    while (w > least && w * N * N * (int)sizeof(T) > bytes) w /= 2;
     return w;
 }
 
@@ -186,7 +189,7 @@ template <class T, class Size, class BatchA, class BatchC>
 void getri_batch(Size size, const BatchA &A, pivot_batch<const int> P, const BatchC &C, int *info, int batch) {
     const int n = size;
     if constexpr (Size::in_lanes) {
-        constexpr int N = Size::value, W = lanes_for<T, N>();
+        constexpr int N = Size::value, W = lanes_for<T, N, true>();
         using L = lanes_of<T, W>;
         for_each_group<W>(batch, 4.0 / 3.0 * cube(N), [&](lane_group g) {
             L a[N * N], work[N];
@@ -240,7 +243,7 @@ template <class T, class Size, class BatchA, class BatchC>
 void matinv_batch(Size size, const BatchA &A, const BatchC &C, int *info, int batch) {
     const int n = size;
     if constexpr (Size::in_lanes) {
-        constexpr int N = Size::value, W = lanes_for<T, N>();
+        constexpr int N = Size::value, W = lanes_for<T, N, true>();
         using L = lanes_of<T, W>;
         for_each_group<W>(batch, 2.0 * cube(N), [&](lane_group g) {
             L a[N * N], work[N];
