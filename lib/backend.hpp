@@ -24,7 +24,12 @@ using context = ::smallla_context;
     template <class T> smallla_status_t potri(context &ctx, const potrf_args<T> &a);          \
     template <class T> smallla_status_t poinv(context &ctx, const poinv_args<T> &a);
 
-namespace host { SMALLLA_BACKEND_DECLS }
+namespace host {
+SMALLLA_BACKEND_DECLS
+// The instruction set of the host kernels for a new handle (host_kernels::isa_level): the widest this CPU runs
+// and the library holds, or a narrower one that SMALLLA_HOST_ISA (base, sse2, avx2, avx512) asks for.
+int choose_isa();
+}  // namespace host
 namespace cuda {
 SMALLLA_BACKEND_DECLS
 // Handle life cycle of the CUDA backend: create checks for a usable device (NOT_SUPPORTED with a message

@@ -10,6 +10,7 @@ struct smallla_context {
     void *stream = nullptr;    // cudaStream_t; nullptr = default stream
     int device = 0;            // CUDA device current at creation
     void *blas = nullptr;      // CUDA backend: the cuBLAS handle of the blocked path (owned), made on first use
+    int host_isa = 0;          // host backend: the instruction set of its kernels (host_kernels::isa_level)
     const void *cuda_routes = nullptr;  // CUDA backend: the device's routing table (cuda_kernels::route_table)
     void *vendor = nullptr;    // CUDA backend: the vendor route's side streams and handles (owned), made on first use
     std::string last_error;

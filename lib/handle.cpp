@@ -49,6 +49,7 @@ SMALLLA_API smallla_status_t smallla_create(smallla_handle_t *handle, smallla_ba
     context *ctx = new (std::nothrow) context();
     if (!ctx) return fail(nullptr, SMALLLA_ALLOC_FAILED, std::string(fname) + ": out of host memory");
     ctx->backend = backend;
+    if (backend == SMALLLA_BACKEND_HOST) ctx->host_isa = host::choose_isa();
     if (backend == SMALLLA_BACKEND_CUDA) {
         smallla_status_t st = cuda::create(*ctx);
         if (st != SMALLLA_SUCCESS) {

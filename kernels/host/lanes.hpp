@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "common/scalar.hpp"
+#include "isa.hpp"
 
 // The lane types are only passed between inline functions; GCC's note that their calling convention depends
 // on the instruction set does not apply.
@@ -14,6 +15,7 @@
 
 namespace smallla {
 namespace host_kernels {
+inline namespace SMALLLA_HOST_ISA {
 
 using smallla::abs1;
 using smallla::conj;
@@ -135,5 +137,6 @@ template <class R, int W> struct element_traits<clanes<R, W>> {
 };
 template <class E> inline E element_one() { return element_traits<E>::one(); }
 
+}  // namespace SMALLLA_HOST_ISA
 }  // namespace host_kernels
 }  // namespace smallla

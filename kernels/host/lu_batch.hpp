@@ -16,9 +16,11 @@
 
 namespace smallla {
 namespace host_kernels {
+inline namespace SMALLLA_HOST_ISA {
 
 // Calls f(size) with the size type of the routed form: lanes_n<n> (lanes), fixed_n<n> (fixed), any_n{n} (any). The
-// instantiation table of the host kernels: a form is compiled for the orders where the table routes (R, P) to it.
+// instantiation table of the host kernels: a form is compiled for the orders where the table routes (R, P) to it,
+// the lanes form where it does on this copy's instruction set (the wider copies call their own, with_lanes_route).
 template <routine R, char P, int N = 1, class F> inline void with_route(family form, int n, F &&f) {
     if constexpr (N > fixed_max_order) {
         f(any_n{n});
@@ -27,11 +29,19 @@ template <routine R, char P, int N = 1, class F> inline void with_route(family f
             with_route<R, P, N + 1>(form, n, f);
             return;
         }
-        if constexpr (routed(R, P, N, family::lanes))
+        if constexpr (routed(R, P, this_isa, N, family::lanes))
             if (form == family::lanes) return f(lanes_n<N>{});
-        if constexpr (routed(R, P, N, family::fixed))
+        if constexpr (routed_anywhere(R, P, N, family::fixed))
             if (form == family::fixed) return f(fixed_n<N>{});
         f(any_n{n});
+    }
+}
+// Calls f(lanes_n<n>{}) where the table routes (R, P, n) to the lanes form on this copy's instruction set (the
+// caller has asked the table); nothing elsewhere.
+template <routine R, char P, int N = 1, class F> inline void with_lanes_route(int n, F &&f) {
+    if constexpr (N <= lanes_max_order) {
+        if (n != N) return with_lanes_route<R, P, N + 1>(n, f);
+        if constexpr (routed(R, P, this_isa, N, family::lanes)) f(lanes_n<N>{});
     }
 }
 
@@ -62,10 +72,18 @@ template <class T> inline void copy_matrix(int n, T *dst, long ldd, const T *src
 // ---- groups of W matrices in lanes (orders up to fixed_max_order) -----------------------------------------
 // Lanes per group: enough independent work to hide the latency chains of a small LU, while the interleaved
 // copy of the group stays in L1.
-template <class T, int N> constexpr int lanes_for() {
-    // One SSE register per lane vector: wider vectors (measured: 32 and 64 bytes) were slower at every order.
-    constexpr int vector_bytes = 16;
-    return vector_bytes / (int)sizeof(real_t<T>);
+// Bytes of a group's interleaved copy beyond which the lanes are halved (down to one 16-byte vector), so that the
+// group stays near a 48 KiB L1. The complex inverses (getri, matinv: more flops per element than getrf) ran faster
+// with groups up to 64 KiB of at most 8 matrices at n = 28-32, the complex getrf slower (perf/NOTES.md).
+template <class T, bool Inverse> constexpr bool wide_groups() { return Inverse && sizeof(T) != sizeof(real_t<T>); }
+template <class T, int N, bool Inverse = false> constexpr int lanes_for() {
+    // One register of this copy's instruction set per lane vector (16-byte vectors lowered to SSE were faster
+    // than 32- and 64-byte ones on SSE2).
+    constexpr int least = 16 / (int)sizeof(real_t<T>), bytes = wide_groups<T, Inverse>() ? 64 * 1024 : 40 * 1024;
+    int w = vector_bytes / (int)sizeof(real_t<T>);
+    if (wide_groups<T, Inverse>() && w > 8) w = 8;
+    while (w > least && w * N * N * (int)sizeof(T) > bytes) w /= 2;
+    return w;
 }
 
 // Copies of an N x N matrix between user memory (leading dimension ld) and a local array (leading dimension N).
@@ -171,7 +189,7 @@ template <class T, class Size, class BatchA, class BatchC>
 void getri_batch(Size size, const BatchA &A, pivot_batch<const int> P, const BatchC &C, int *info, int batch) {
     const int n = size;
     if constexpr (Size::in_lanes) {
-        constexpr int N = Size::value, W = lanes_for<T, N>();
+        constexpr int N = Size::value, W = lanes_for<T, N, true>();
         using L = lanes_of<T, W>;
         for_each_group<W>(batch, 4.0 / 3.0 * cube(N), [&](lane_group g) {
             L a[N * N], work[N];
@@ -225,7 +243,7 @@ template <class T, class Size, class BatchA, class BatchC>
 void matinv_batch(Size size, const BatchA &A, const BatchC &C, int *info, int batch) {
     const int n = size;
     if constexpr (Size::in_lanes) {
-        constexpr int N = Size::value, W = lanes_for<T, N>();
+        constexpr int N = Size::value, W = lanes_for<T, N, true>();
         using L = lanes_of<T, W>;
         for_each_group<W>(batch, 2.0 * cube(N), [&](lane_group g) {
             L a[N * N], work[N];
@@ -315,5 +333,6 @@ void getrs_batch(Size size, smallla_operation_t trans, int nrhs, const BatchA &A
     }
 }
 
+}  // namespace SMALLLA_HOST_ISA
 }  // namespace host_kernels
 }  // namespace smallla

@@ -21,6 +21,7 @@
 
 namespace smallla {
 namespace host_kernels {
+inline namespace SMALLLA_HOST_ISA {
 
 // A compile-time order (or leading dimension).
 template <int N> struct fixed_n {
@@ -346,5 +347,6 @@ inline void lu_solve_lanes(Size size, const lanes_of<T, W> *__restrict a, const 
         for (int k = n - 1; k >= 0; --k) interchange(k);
 }
 
+}  // namespace SMALLLA_HOST_ISA
 }  // namespace host_kernels
 }  // namespace smallla

@@ -1,5 +1,6 @@
-// The host backend's routing table (routing.def) and its vocabulary: which of the host kernel forms serves a call.
-// The dispatch (lib/host/dispatch.hpp) reads it; a form is compiled for every order where it exists.
+// The host backend's routing table (routing.def) and its vocabulary: which of the host kernel forms serves a call
+// on a CPU of a given instruction set. The dispatch (lib/host/dispatch.hpp) reads it; a form is compiled for every
+// order where the table routes to it.
 #pragma once
 
 #include <cstddef>
@@ -9,6 +10,10 @@ namespace host_kernels {
 
 enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
 enum class family : unsigned char { lanes, fixed, any };
+// The instruction sets the host kernels are compiled for (lib/host/isa/), in increasing order; a line of the table
+// for one of them serves every CPU that has it. The handle holds the one chosen at smallla_create (lib/host/isa.cpp).
+enum isa_level : int { base = 0, avx2 = 1, avx512 = 2 };
+constexpr int isa_count = 3;
 
 // Where each form exists: the orders it is instantiated for.
 constexpr int lanes_max_order = 32;
@@ -20,10 +25,11 @@ constexpr bool family_exists(family f, int n) {
 struct route_entry {
     routine r;
     const char *precisions;
+    int isa;
     int n_from, n_to;
     family f;
 };
-#define SMALLLA_HOST_ROUTE(r, p, n0, n1, f) {routine::r, #p, n0, n1, family::f},
+#define SMALLLA_HOST_ROUTE(r, p, isa, n0, n1, f) {routine::r, #p, isa_level::isa, n0, n1, family::f},
 constexpr route_entry routes[] = {
 #include "routing.def"
 };
@@ -34,14 +40,23 @@ constexpr bool has_precision(const char *precisions, char p) {
         if (*precisions == p) return true;
     return false;
 }
-constexpr family find_route(routine r, char precision, int n) {
+// The form that serves (r, precision, n) on a CPU of instruction set isa: the first line that matches.
+constexpr family find_route(routine r, char precision, int isa, int n) {
     for (const route_entry &e : routes)
-        if (e.r == r && n >= e.n_from && n <= e.n_to && has_precision(e.precisions, precision)) return e.f;
+        if (e.r == r && e.isa <= isa && n >= e.n_from && n <= e.n_to && has_precision(e.precisions, precision))
+            return e.f;
     return family::any;
 }
-// Whether the table routes (r, precision, n) to f: the forms compiled.
-constexpr bool routed(routine r, char precision, int n, family f) {
-    return family_exists(f, n) && find_route(r, precision, n) == f;
+// Whether the table routes (r, precision, n) to f on a CPU of instruction set isa.
+constexpr bool routed(routine r, char precision, int isa, int n, family f) {
+    return family_exists(f, n) && find_route(r, precision, isa, n) == f;
+}
+// Whether it does for some instruction set: the baseline code holds these forms (the others' lanes forms are
+// compiled in their own files and called from there).
+constexpr bool routed_anywhere(routine r, char precision, int n, family f) {
+    for (int isa = 0; isa < isa_count; ++isa)
+        if (routed(r, precision, isa, n, f)) return true;
+    return false;
 }
 constexpr bool table_is_valid() {
     for (const route_entry &e : routes)

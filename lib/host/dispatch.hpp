@@ -4,8 +4,10 @@
 #pragma once
 
 #include "backend.hpp"
+#include "context.hpp"
 #include "host/getrf_iter_host.hpp"
 #include "host/chol_batch.hpp"
+#include "host/isa/lanes_entries.hpp"
 #include "host/lu_batch.hpp"
 #include "host/routing.hpp"
 
@@ -14,10 +16,16 @@ namespace host {
 
 using namespace host_kernels;
 
-// Runs f(size) for the form the table routes (R, T's precision, n) to.
-template <routine R, class T, class F> void with_routed_form(int n, F &&f) {
+// Runs the call a on the form the table routes (R, T's precision, n) to on the handle's instruction set: a wider
+// instruction set's lanes form through its own copy (lib/host/isa/), any other form here as f(size).
+template <routine R, class T, class Args, class F> void with_routed_form(const context &ctx, const Args &a, F &&f) {
     constexpr char P = scalar_traits<T>::letter;
-    with_route<R, P>(find_route(R, P, n), n, f);
+    const family form = find_route(R, P, ctx.host_isa, a.n);
+#if SMALLLA_HOST_ISA_COPIES
+    if (form == family::lanes && ctx.host_isa == isa_level::avx512) return isa_avx512::run_lanes<T>(a);
+    if (form == family::lanes && ctx.host_isa == isa_level::avx2) return isa_avx2::run_lanes<T>(a);
+#endif
+    with_route<R, P>(form, a.n, f);
 }
 
 // A matrix whose pointer-array entry is NULL (in x or y) is skipped: nothing of it is read or written but
@@ -36,52 +44,52 @@ void in_present_stretches(const matrix_batch<X> &x, const matrix_batch<Y> &y, in
     }
 }
 
-template <class T> smallla_status_t getrf_present(const getrf_args<T> &a) {
+template <class T> smallla_status_t getrf_present(const context &ctx, const getrf_args<T> &a) {
     if (a.ipiv.base != nullptr)
-        with_routed_form<routine::getrf, T>(a.n, [&](auto size) {
+        with_routed_form<routine::getrf, T>(ctx, a, [&](auto size) {
             getrf_batch<true, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
         });
     else
-        with_routed_form<routine::getrf_nopiv, T>(a.n, [&](auto size) {
+        with_routed_form<routine::getrf_nopiv, T>(ctx, a, [&](auto size) {
             getrf_batch<false, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
         });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t getrf(context &, const getrf_args<T> &a) {
-    in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) { getrf_present(a.part(first, count)); });
+template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) {
+    in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) { getrf_present(ctx, a.part(first, count)); });
     return SMALLLA_SUCCESS;
 }
 
-template <class T> smallla_status_t getri_present(const getri_args<T> &a) {
-    with_routed_form<routine::getri, T>(a.n, [&](auto size) {
+template <class T> smallla_status_t getri_present(const context &ctx, const getri_args<T> &a) {
+    with_routed_form<routine::getri, T>(ctx, a, [&](auto size) {
         getri_batch<T>(size, a.A.either(), a.ipiv, a.C.either(), a.info, a.batch);
     });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t getri(context &, const getri_args<T> &a) {
-    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) { getri_present(a.part(first, count)); });
+template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) {
+    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) { getri_present(ctx, a.part(first, count)); });
     return SMALLLA_SUCCESS;
 }
 
-template <class T> smallla_status_t matinv_present(const matinv_args<T> &a) {
-    with_routed_form<routine::matinv, T>(a.n, [&](auto size) {
+template <class T> smallla_status_t matinv_present(const context &ctx, const matinv_args<T> &a) {
+    with_routed_form<routine::matinv, T>(ctx, a, [&](auto size) {
         matinv_batch<T>(size, a.A.either(), a.C.either(), a.info, a.batch);
     });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t matinv(context &, const matinv_args<T> &a) {
-    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) { matinv_present(a.part(first, count)); });
+template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a) {
+    in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) { matinv_present(ctx, a.part(first, count)); });
     return SMALLLA_SUCCESS;
 }
 
-template <class T> smallla_status_t getrs_present(const getrs_args<T> &a) {
-    with_routed_form<routine::getrs, T>(a.n, [&](auto size) {
+template <class T> smallla_status_t getrs_present(const context &ctx, const getrs_args<T> &a) {
+    with_routed_form<routine::getrs, T>(ctx, a, [&](auto size) {
         getrs_batch<T>(size, a.trans, a.nrhs, a.A.either(), a.ipiv, a.B.either(), a.batch);
     });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t getrs(context &, const getrs_args<T> &a) {
-    in_present_stretches(a.A, a.B, nullptr, a.batch, [&](int first, int count) { getrs_present(a.part(first, count)); });
+template <class T> smallla_status_t getrs(context &ctx, const getrs_args<T> &a) {
+    in_present_stretches(a.A, a.B, nullptr, a.batch, [&](int first, int count) { getrs_present(ctx, a.part(first, count)); });
     return SMALLLA_SUCCESS;
 }
 
@@ -91,46 +99,52 @@ template <class T> smallla_status_t getrf_iter(context &, const getrf_iter_args<
 }
 
 // ---- the Cholesky family (kernels/host/chol_batch.hpp) ----
-template <class T> smallla_status_t potrf(context &, const potrf_args<T> &a) {
+// Its forms are compiled for the baseline instruction set only (no copies in lib/host/isa/ yet): the table's lines
+// for it are baseline lines, found for the handle's instruction set and run here.
+template <routine R, class T, class F> void with_baseline_form(const context &ctx, int n, F &&f) {
+    constexpr char P = scalar_traits<T>::letter;
+    with_route<R, P>(find_route(R, P, ctx.host_isa, n), n, f);
+}
+template <class T> smallla_status_t potrf(context &ctx, const potrf_args<T> &a) {
     in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) {
         const potrf_args<T> p = a.part(first, count);
-        with_routed_form<routine::potrf, T>(p.n, [&](auto size) {
+        with_baseline_form<routine::potrf, T>(ctx, p.n, [&](auto size) {
             posv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), 0, p.A.either(), p.info, p.batch);
         });
     });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t posv(context &, const posv_args<T> &a) {
+template <class T> smallla_status_t posv(context &ctx, const posv_args<T> &a) {
     in_present_stretches(a.A, a.B, a.info, a.batch, [&](int first, int count) {
         const posv_args<T> p = a.part(first, count);
-        with_routed_form<routine::posv, T>(p.n, [&](auto size) {
+        with_baseline_form<routine::posv, T>(ctx, p.n, [&](auto size) {
             posv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.nrhs, p.B.either(), p.info, p.batch);
         });
     });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t potrs(context &, const potrs_args<T> &a) {
+template <class T> smallla_status_t potrs(context &ctx, const potrs_args<T> &a) {
     in_present_stretches(a.A, a.B, nullptr, a.batch, [&](int first, int count) {
         const potrs_args<T> p = a.part(first, count);
-        with_routed_form<routine::potrs, T>(p.n, [&](auto size) {
+        with_baseline_form<routine::potrs, T>(ctx, p.n, [&](auto size) {
             potrs_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.nrhs, p.A.either(), p.B.either(), p.batch);
         });
     });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t potri(context &, const potrf_args<T> &a) {
+template <class T> smallla_status_t potri(context &ctx, const potrf_args<T> &a) {
     in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) {
         const potrf_args<T> p = a.part(first, count);
-        with_routed_form<routine::potri, T>(p.n, [&](auto size) {
+        with_baseline_form<routine::potri, T>(ctx, p.n, [&](auto size) {
             potri_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.info, p.batch);
         });
     });
     return SMALLLA_SUCCESS;
 }
-template <class T> smallla_status_t poinv(context &, const poinv_args<T> &a) {
+template <class T> smallla_status_t poinv(context &ctx, const poinv_args<T> &a) {
     in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) {
         const poinv_args<T> p = a.part(first, count);
-        with_routed_form<routine::poinv, T>(p.n, [&](auto size) {
+        with_baseline_form<routine::poinv, T>(ctx, p.n, [&](auto size) {
             poinv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.C.either(), p.info, p.batch);
         });
     });

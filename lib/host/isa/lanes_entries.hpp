@@ -1,0 +1,21 @@
+// The lanes forms of the wider instruction sets: lanes_isa.cpp compiled once per instruction set and precision
+// (lib/CMakeLists.txt) defines run_lanes in host::isa_avx2 and host::isa_avx512; the dispatch calls them where
+// the handle's instruction set routes a call to the lanes form (lib/host/dispatch.hpp).
+#pragma once
+
+#include "common/args.hpp"
+
+namespace smallla {
+namespace host {
+
+#define SMALLLA_HOST_LANES_DECLS                                   \
+    template <class T> void run_lanes(const getrf_args<T> &a);    \
+    template <class T> void run_lanes(const getri_args<T> &a);    \
+    template <class T> void run_lanes(const matinv_args<T> &a);   \
+    template <class T> void run_lanes(const getrs_args<T> &a);
+namespace isa_avx2 { SMALLLA_HOST_LANES_DECLS }
+namespace isa_avx512 { SMALLLA_HOST_LANES_DECLS }
+#undef SMALLLA_HOST_LANES_DECLS
+
+}  // namespace host
+}  // namespace smallla

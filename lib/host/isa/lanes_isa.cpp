@@ -1,0 +1,58 @@
+// The lanes forms of one wider instruction set for one precision (lanes_entries.hpp). lib/CMakeLists.txt compiles
+// this file once per (instruction set, precision) with SMALLLA_HOST_ISA (the namespace of the copy),
+// SMALLLA_HOST_ISA_LEVEL, SMALLLA_HOST_ISA_PRECISION (1-4: s, d, c, z) and the instruction set's flags.
+#include "host/lu_batch.hpp"
+#include "lanes_entries.hpp"
+
+namespace smallla {
+namespace host {
+namespace SMALLLA_HOST_ISA {
+
+using namespace host_kernels;
+
+template <class T> void run_lanes(const getrf_args<T> &a) {
+    constexpr char P = scalar_traits<T>::letter;
+    if (a.ipiv.base != nullptr)
+        with_lanes_route<routine::getrf, P>(a.n, [&](auto size) {
+            getrf_batch<true, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
+        });
+    else
+        with_lanes_route<routine::getrf_nopiv, P>(a.n, [&](auto size) {
+            getrf_batch<false, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
+        });
+}
+template <class T> void run_lanes(const getri_args<T> &a) {
+    with_lanes_route<routine::getri, scalar_traits<T>::letter>(a.n, [&](auto size) {
+        getri_batch<T>(size, a.A.either(), a.ipiv, a.C.either(), a.info, a.batch);
+    });
+}
+template <class T> void run_lanes(const matinv_args<T> &a) {
+    with_lanes_route<routine::matinv, scalar_traits<T>::letter>(a.n, [&](auto size) {
+        matinv_batch<T>(size, a.A.either(), a.C.either(), a.info, a.batch);
+    });
+}
+template <class T> void run_lanes(const getrs_args<T> &a) {
+    with_lanes_route<routine::getrs, scalar_traits<T>::letter>(a.n, [&](auto size) {
+        getrs_batch<T>(size, a.trans, a.nrhs, a.A.either(), a.ipiv, a.B.either(), a.batch);
+    });
+}
+
+#if SMALLLA_HOST_ISA_PRECISION == 1
+#define SMALLLA_T float
+#elif SMALLLA_HOST_ISA_PRECISION == 2
+#define SMALLLA_T double
+#elif SMALLLA_HOST_ISA_PRECISION == 3
+#define SMALLLA_T complex<float>
+#elif SMALLLA_HOST_ISA_PRECISION == 4
+#define SMALLLA_T complex<double>
+#else
+#error "SMALLLA_HOST_ISA_PRECISION must be 1, 2, 3 or 4"
+#endif
+template void run_lanes<SMALLLA_T>(const getrf_args<SMALLLA_T> &);
+template void run_lanes<SMALLLA_T>(const getri_args<SMALLLA_T> &);
+template void run_lanes<SMALLLA_T>(const matinv_args<SMALLLA_T> &);
+template void run_lanes<SMALLLA_T>(const getrs_args<SMALLLA_T> &);
+
+}  // namespace SMALLLA_HOST_ISA
+}  // namespace host
+}  // namespace smallla

@@ -1,0 +1,34 @@
+// The Eigen anchor of smallla-bench-host: Eigen's PartialPivLU over a batch of n x n column-major matrices, as a
+// C++ user writes it for small matrices: the fixed-size PartialPivLU<Matrix<T, N, N>> for n <= 32, the dynamic
+// PartialPivLU<MatrixX> above. Declared here without Eigen's headers; eigen_anchor.cpp is compiled once per
+// precision (each a translation unit of 33 instantiations) and defines make_eigen_lu<T> for its T.
+#pragma once
+
+#include <complex>
+#include <memory>
+
+namespace bench {
+
+template <class T> class eigen_lu {
+public:
+    virtual ~eigen_lu() = default;
+    // Each routine is one loop over the batch: an OpenMP loop when parallel, else a plain loop (where each
+    // matrix may use Eigen's own OpenMP products, as in --large at batches smaller than the thread count).
+    // getrf: lu[b].compute(A_b), kept as getri's and getrs's input (the factors of one PartialPivLU per matrix).
+    virtual void getrf(const T *A, bool parallel) = 0;
+    // getri: C_b = lu[b].inverse(), the inverse from the factors of the last getrf.
+    virtual void getri(T *C, bool parallel) = 0;
+    // matinv: C_b = PartialPivLU(A_b).inverse().
+    virtual void matinv(const T *A, T *C, bool parallel) = 0;
+    // getrs: X_b = lu[b].solve(B_b), one right-hand side per matrix, from the factors of the last getrf.
+    virtual void getrs(const T *B, T *X, bool parallel) = 0;
+    // Matrix b's factors as LAPACK stores them (L below the unit diagonal, U on and above) and the row order:
+    // row i of P A is row rows[i] of A (0-based), for the check against LAPACK's getrf.
+    virtual void factors(int b, T *LU, int *rows) const = 0;
+};
+
+// The anchor for order n (>= 1) and batch matrices. Defined for float, double, std::complex<float> and
+// std::complex<double> (one translation unit each).
+template <class T> std::unique_ptr<eigen_lu<T>> make_eigen_lu(int n, int batch);
+
+}  // namespace bench
