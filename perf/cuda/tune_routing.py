@@ -3,7 +3,7 @@
 section from them.
 
   tune_routing.py doc [--check]
-      Writes the generated routing block of docs/mainpage.md and of perf/NOTES.md (between the markers
+      Writes the generated routing block of docs/mainpage.md (between the markers
       "routing-table: generated" and "routing-table: end") from sm90.def and generic.def; --check exits 1 when
       either differs from what it would write (the CTest test routing_doc_current).
 
@@ -132,7 +132,7 @@ def replace_block(text, block):
 
 def cmd_doc(args):
     stale = []
-    for rel, tables in (("docs/mainpage.md", ["sm90", "generic"]), ("perf/NOTES.md", ["sm90"])):
+    for rel, tables in (("docs/mainpage.md", ["sm90", "generic"]),):
         block = generated(tables)
         path = os.path.join(ROOT, rel)
         old = open(path).read()
