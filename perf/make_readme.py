@@ -22,10 +22,10 @@ CURRENT_GPU_TESTS = [  # the GPU suite's records of that library (newest first)
     "results/2026-11-25-h100-f77ca08-tests.txt",
 ]
 CURRENT_GPU_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code, clocks as found"
-CURRENT_HOST = "results/2026-11-22-host-5716fd9.csv"  # smallla-bench-host against a loop of LAPACK calls
+CURRENT_HOST = "results/2026-11-25-host-f70b1d2-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
 CURRENT_GPU_GRID = "results/2026-11-25-h100-4bca1d6-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
-CURRENT_HOST_MACHINE = "the development machine (x86-64, CPU model not recorded)"
-CURRENT_HOST_CODE = "d550f14"  # the commit that holds the measured host kernels (unchanged since)
+CURRENT_HOST_MACHINE = "a 2-core AMD EPYC (Zen 5, AVX-512) KVM guest shared with other builds (differences under ~1.3x are noise)"
+CURRENT_HOST_CODE = "f70b1d2"  # the commit whose host kernels were measured (the AVX-512 copy chosen)
 # ---------------------------------------------------------------------------------------------------------------
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -277,11 +277,12 @@ def generate():
     w("")
     out += grid_table(grid)
     w("")
-    w("## Host: speed-up over a loop of LAPACK calls")
+    w("## Host: speed-up over the strongest CPU anchor")
     w("")
-    w("Time per matrix of a loop of single-threaded LAPACK calls (xgetrf, xgetri on a copy, xgetrf + xgetri for")
-    w("matinv, xgetrs with one right-hand side) in an OpenMP loop over the batch, over smallla's host backend on the")
-    w("same threads and data (> 1: smallla faster); range (min-max) over the orders of each row (%s)." % link(CURRENT_HOST))
+    w("Time per matrix of the fastest of issue 32's anchors, each an OpenMP loop over the batch on the same threads and")
+    w("data (serial OpenBLAS's and reference LAPACK's xgetrf, xgetri on a copy, xgetrf + xgetri for matinv, xgetrs with")
+    w("one right-hand side; Eigen's fixed-size PartialPivLU), over smallla's host backend's (> 1: smallla faster);")
+    w("range (min-max) over the orders of each row (%s)." % link(CURRENT_HOST))
     w("")
     out += host_table(host)
     w("")
