@@ -261,4 +261,41 @@ arg_check &pointer_arrays_disjoint(arg_check &chk, context &ctx, int argno, cons
     return chk;
 }
 
+// The in-place rule of matinv and poinv (C = inv(A)), n x n matrices: C may be A itself exactly (the same matrix
+// and leading dimension; strided: the same stride too) and may not overlap A otherwise. argno_C and argno_ldc are the
+// API's argument numbers of C and ldc (pointer arrays; strided: of C only).
+template <class C>
+arg_check &in_place_or_disjoint(arg_check &chk, context &ctx, int argno_C, int argno_ldc, int n, const C *const A[],
+                                int lda, C *const Cm[], int ldc, int batch) {
+    const bool same_array = static_cast<const void *>(A) == static_cast<const void *>(Cm);
+    chk.custom(!same_array || ldc == lda, argno_ldc, "ldc = " + std::to_string(ldc),
+               "equal lda = " + std::to_string(lda) + " when C is A (in place)");
+    if (chk.ok() && !same_array && ctx.backend == SMALLLA_BACKEND_HOST) {
+        for (int b = 0; b < batch; ++b) {
+            // (two NULL entries are no alias: such a matrix is skipped, see smallla.h)
+            const bool alias = A[b] != nullptr && static_cast<const void *>(A[b]) == static_cast<const void *>(Cm[b]);
+            const bool bad = alias ? ldc != lda
+                                   : matrix_range(A[b], n, n, lda, 0, 1).overlaps(matrix_range<C>(Cm[b], n, n, ldc, 0, 1));
+            if (bad) {
+                chk.custom(false, argno_C, "C[" + std::to_string(b) + "] = " + pointer_text(Cm[b]),
+                           "be A[" + std::to_string(b) + "] itself with ldc == lda, or not overlap it");
+                break;
+            }
+        }
+    }
+    // C[b] may not overlap a matrix of A of another index
+    return pointer_arrays_disjoint(chk, ctx, argno_C, "C", A, n, n, lda, Cm, n, n, ldc, batch,
+                                   "in place is C[b] == A[b] only");
+}
+template <class C>
+arg_check &in_place_or_disjoint(arg_check &chk, int argno_C, int n, const C *A, int lda, long long strideA, C *Cm,
+                                int ldc, long long strideC, int batch) {
+    const bool alias = static_cast<const void *>(A) == static_cast<const void *>(Cm);
+    const bool exact = alias && ldc == lda && (batch <= 1 || strideC == strideA);
+    return chk.custom(exact || !matrix_range(A, n, n, lda, strideA, batch)
+                                   .overlaps(matrix_range(Cm, n, n, ldc, strideC, batch)),
+                      argno_C, "C = " + pointer_text(Cm),
+                      "be A itself with ldc == lda and strideC == strideA, or not overlap A");
+}
+
 }  // namespace smallla

@@ -207,25 +207,7 @@ smallla_status_t poinv_batched_impl(const char *fname, smallla_handle_t h, small
     chk.require(valid_uplo(uplo), 2, "uplo", (long long)uplo, uplo_rule).nonneg(3, "n", n).not_null(4, "A", A, work);
     chk.leading_dim(5, "lda", lda, "n", n).not_null(6, "C", Cm, work);
     chk.leading_dim(7, "ldc", ldc, "n", n).not_null(8, "info", info, work).nonneg(9, "batch", batch);
-    if (chk.ok() && work) {
-        const bool same_array = static_cast<const void *>(A) == static_cast<const void *>(Cm);
-        chk.custom(!same_array || ldc == lda, 7, "ldc = " + std::to_string(ldc),
-                   "equal lda = " + std::to_string(lda) + " when C is A (in place)");
-        if (chk.ok() && !same_array && ctx.backend == SMALLLA_BACKEND_HOST) {
-            for (int b = 0; b < batch; ++b) {
-                const bool alias = A[b] != nullptr && static_cast<const void *>(A[b]) == static_cast<const void *>(Cm[b]);
-                const bool bad = alias ? ldc != lda
-                                       : matrix_range(A[b], n, n, lda, 0, 1).overlaps(
-                                             matrix_range<C>(Cm[b], n, n, ldc, 0, 1));
-                if (bad) {
-                    chk.custom(false, 6, "C[" + std::to_string(b) + "] = " + pointer_text(Cm[b]),
-                               "be A[" + std::to_string(b) + "] itself with ldc == lda, or not overlap it");
-                    break;
-                }
-            }
-        }
-        pointer_arrays_disjoint(chk, ctx, 6, "C", A, n, n, lda, Cm, n, n, ldc, batch, "in place is C[b] == A[b] only");
-    }
+    if (chk.ok() && work) in_place_or_disjoint(chk, ctx, 6, 7, n, A, lda, Cm, ldc, batch);
     if (!chk.ok()) return chk.status();
     if (smallla_status_t st = check_device_pointers(ctx, fname, {{4, "A", A}, {6, "C", Cm}, {8, "info", info}}))
         return st;
@@ -256,13 +238,7 @@ smallla_status_t poinv_strided_impl(const char *fname, smallla_handle_t h, small
         .stride(9, "strideC", strideC, "ldc*n", (long long)ldc * n, batch)
         .not_null(10, "info", info, work)
         .nonneg(11, "batch", batch);
-    if (chk.ok() && work) {
-        const bool alias = static_cast<const void *>(A) == static_cast<const void *>(Cm);
-        const bool exact = alias && ldc == lda && (batch <= 1 || strideC == strideA);
-        chk.custom(exact || !matrix_range(A, n, n, lda, strideA, batch)
-                                 .overlaps(matrix_range(Cm, n, n, ldc, strideC, batch)),
-                   7, "C = " + pointer_text(Cm), "be A itself with ldc == lda and strideC == strideA, or not overlap A");
-    }
+    if (chk.ok() && work) in_place_or_disjoint(chk, 7, n, A, lda, strideA, Cm, ldc, strideC, batch);
     if (!chk.ok()) return chk.status();
     if (smallla_status_t st = check_device_pointers(ctx, fname, {{4, "A", A}, {7, "C", Cm}, {10, "info", info}}))
         return st;

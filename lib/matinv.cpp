@@ -16,29 +16,7 @@ smallla_status_t matinv_batched_impl(const char *fname, smallla_handle_t h, int 
     chk.nonneg(2, "n", n).not_null(3, "A", A, work);
     chk.leading_dim(4, "lda", lda, "n", n).not_null(5, "C", Cm, work);
     chk.leading_dim(6, "ldc", ldc, "n", n).not_null(7, "info", info, work).nonneg(8, "batch", batch);
-    // In place only as an exact alias: same matrix and same leading dimension.
-    if (chk.ok() && work) {
-        const bool same_array = static_cast<const void *>(A) == static_cast<const void *>(Cm);
-        chk.custom(!same_array || ldc == lda, 6, "ldc = " + std::to_string(ldc),
-                   "equal lda = " + std::to_string(lda) + " when C is A (in place)");
-        if (chk.ok() && !same_array && ctx.backend == SMALLLA_BACKEND_HOST) {
-            for (int b = 0; b < batch; ++b) {
-                // (two NULL entries are no alias: such a matrix is skipped, see smallla.h)
-                const bool alias = A[b] != nullptr && static_cast<const void *>(A[b]) == static_cast<const void *>(Cm[b]);
-                const bool bad = alias ? ldc != lda
-                                       : matrix_range(A[b], n, n, lda, 0, 1).overlaps(
-                                             matrix_range<C>(Cm[b], n, n, ldc, 0, 1));
-                if (bad) {
-                    chk.custom(false, 5, "C[" + std::to_string(b) + "] = " + pointer_text(Cm[b]),
-                               "be A[" + std::to_string(b) + "] itself with ldc == lda, or not overlap it");
-                    break;
-                }
-            }
-        }
-        // C[b] may not overlap a matrix of A of another index (in place is C[b] == A[b] only)
-        pointer_arrays_disjoint(chk, ctx, 5, "C", A, n, n, lda, Cm, n, n, ldc, batch,
-                                "in place is C[b] == A[b] only");
-    }
+    if (chk.ok() && work) in_place_or_disjoint(chk, ctx, 5, 6, n, A, lda, Cm, ldc, batch);
     if (!chk.ok()) return chk.status();
     if (smallla_status_t st = check_device_pointers(ctx, fname, {{3, "A", A}, {5, "C", Cm}, {7, "info", info}}))
         return st;
@@ -67,14 +45,7 @@ smallla_status_t matinv_strided_impl(const char *fname, smallla_handle_t h, int 
         .stride(8, "strideC", strideC, "ldc*n", (long long)ldc * n, batch)
         .not_null(9, "info", info, work)
         .nonneg(10, "batch", batch);
-    if (chk.ok() && work) {
-        const bool alias = static_cast<const void *>(A) == static_cast<const void *>(Cm);
-        const bool exact = alias && ldc == lda && (batch <= 1 || strideC == strideA);
-        chk.custom(exact || !matrix_range(A, n, n, lda, strideA, batch)
-                                 .overlaps(matrix_range(Cm, n, n, ldc, strideC, batch)),
-                   6, "C = " + pointer_text(Cm),
-                   "be A itself with ldc == lda and strideC == strideA, or not overlap A");
-    }
+    if (chk.ok() && work) in_place_or_disjoint(chk, 6, n, A, lda, strideA, Cm, ldc, strideC, batch);
     if (!chk.ok()) return chk.status();
     if (smallla_status_t st = check_device_pointers(ctx, fname, {{3, "A", A}, {6, "C", Cm}, {9, "info", info}}))
         return st;
