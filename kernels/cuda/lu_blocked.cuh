@@ -211,6 +211,7 @@ getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info)
     }
 
     int local_info = 0;
+    cluster.sync();  // every block of the cluster has started before any writes into another's shared memory
 #pragma unroll
     for (int k = 0; k < NB; ++k) {
         if (k >= nb) break;
