@@ -6,6 +6,8 @@
 //    each step broadcasts the pivot and the column's entries by shuffles. The inverse (potri, poinv) is computed
 //    in the same registers: the rows of inv(L) in place of L's (row m is final when step m broadcasts it), then
 //    inv(L)^H inv(L), lane i accumulating its row of the product over the broadcast rows.
+//  - The seed paper's fused left-looking kernel (loop-exclusive: a launch per panel of 8 columns) for potrf and
+//    posv's factorization at 33 <= n <= 1024.
 //  - One thread block per matrix, any order: the lower form in shared memory when it fits, else in global
 //    scratch; right-looking columns, the solves by columns, the inverse of L column by column into the unused
 //    upper part and then the product into the lower part.
@@ -252,6 +254,8 @@ __global__ void __launch_bounds__(chol_block_threads) chol_block_kernel(chol_lau
     __syncthreads();
 
     const chol_op op = a.op;
+    // posv after the panel kernels: the solve only where the factorization succeeded (info read, never written)
+    if (op == chol_op::solve && a.info != nullptr && a.info[b] != 0) return;
     if (op == chol_op::factor || op == chol_op::full_inverse) {
         for (int k = 0; k < n; ++k) {
             if (tid == 0) {
@@ -280,7 +284,7 @@ __global__ void __launch_bounds__(chol_block_threads) chol_block_kernel(chol_lau
                 }
         __syncthreads();
     }
-    if (tid == 0 && a.info) a.info[b] = failed;
+    if (tid == 0 && a.info && op != chol_op::solve) a.info[b] = failed;
 
     if (op == chol_op::factor) {  // the factor (also the part a failure leaves), then posv's solve
         T *m = a.A[b];
@@ -376,8 +380,88 @@ cudaError_t launch_chol_block(const chol_launch<T> &a, bool in_shared, T *scratc
     return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
 }
 
+// ---- the seed paper's fused left-looking factorization, loop-exclusive: one launch per panel of ib columns ------
+// Launch i0 updates columns i0 .. i0 + ib - 1 of the lower form from the columns to their left (each thread one row,
+// its ib entries in registers: the GEMM and SYRK of the left-looking step), keeps the panel in shared memory and
+// factors it there (POTF2 and TRSM fused), then writes it back. A matrix whose factorization failed in an earlier
+// launch is skipped (its info is set); launch 0 also initialises info. n - i0 <= 1024 rows, one thread each.
+constexpr int chol_panel_ib = 8;
+
+template <class T> std::size_t chol_panel_bytes(int n, int i0) { return (std::size_t)(n - i0) * chol_panel_ib * sizeof(T); }
+
+template <class T> __global__ void __launch_bounds__(1024) chol_panel_kernel(chol_launch<T> a, int i0) {
+    using R = real_t<T>;
+    constexpr int IB = chol_panel_ib;
+    extern __shared__ __align__(16) unsigned char chol_panel_smem[];
+    T *sC = reinterpret_cast<T *>(chol_panel_smem);  // the panel, (n - i0) x w, leading dimension n - i0
+    __shared__ int stop;
+    const long long b = blockIdx.x;
+    const int n = a.n, m = n - i0, r = threadIdx.x, row = i0 + r, w = m < IB ? m : IB;
+    if (r == 0) stop = i0 > 0 ? a.info[b] : 0;
+    __syncthreads();
+    if (stop != 0) return;  // failed in an earlier panel: LAPACK stops there
+    T *mat = a.A[b];
+    const long long ld = a.A.ld;
+    const bool upper = a.upper;
+    // element (i, j), i >= j, of the lower form
+    auto at = [&](int i, int j) -> T { return upper ? conj(mat[j + i * ld]) : mat[i + j * ld]; };
+    if (r < m) {
+        T c[IB];
+#pragma unroll
+        for (int j = 0; j < IB; ++j) c[j] = j < w && r >= j ? at(row, i0 + j) : T(R(0));
+        for (int k = 0; k < i0; ++k) {
+            const T lrk = at(row, k);
+#pragma unroll
+            for (int j = 0; j < IB; ++j)
+                if (j < w && r >= j) c[j] -= lrk * conj(at(i0 + j, k));
+        }
+#pragma unroll
+        for (int j = 0; j < IB; ++j)
+            if (j < w) sC[r + j * m] = c[j];
+    }
+    __syncthreads();
+    for (int k = 0; k < w; ++k) {
+        if (r == k) {
+            const R d = real_of(sC[k + k * m]);
+            if (!(d > R(0))) stop = i0 + k + 1;  // also NaN
+            else sC[k + k * m] = T(sqrt(d));
+        }
+        __syncthreads();
+        if (stop != 0) break;
+        if (r > k && r < m) sC[r + k * m] = times_real(sC[r + k * m], R(1) / real_of(sC[k + k * m]));
+        __syncthreads();
+        if (r > k && r < m)
+            for (int j = k + 1; j < w; ++j)
+                if (r >= j) sC[r + j * m] -= sC[r + k * m] * conj(sC[j + k * m]);
+        __syncthreads();
+    }
+    if (r < m)  // the panel (also what a failure leaves)
+        for (int j = 0; j < w; ++j)
+            if (r >= j) {
+                const T v = sC[r + j * m];
+                if (upper) mat[i0 + j + (long long)row * ld] = conj(v);
+                else mat[row + (long long)(i0 + j) * ld] = v;
+            }
+    if (r == 0) a.info[b] = stop;
+}
+
+template <class T> cudaError_t launch_chol_panels(const chol_launch<T> &a, cudaStream_t stream) {
+    for (int i0 = 0; i0 < a.n; i0 += chol_panel_ib) {
+        const int m = a.n - i0, threads = (m + 31) / 32 * 32;
+        const std::size_t bytes = chol_panel_bytes<T>(a.n, i0);
+        if (bytes > 48 * 1024) {
+            const cudaError_t e = cudaFuncSetAttribute(chol_panel_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                       (int)bytes);
+            if (e != cudaSuccess) return e;
+        }
+        chol_panel_kernel<T><<<(unsigned)a.batch, threads, bytes, stream>>>(a, i0);
+    }
+    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
+}
+
 #define SMALLLA_CHOL_INSTANTIATE(T)                                                                             \
     template cudaError_t launch_chol_lanes<T>(const chol_launch<T> &, cudaStream_t);                          \
+    template cudaError_t launch_chol_panels<T>(const chol_launch<T> &, cudaStream_t);                         \
     template std::size_t chol_block_bytes<T>(int, bool);                                                      \
     template cudaError_t launch_chol_block<T>(const chol_launch<T> &, bool, T *, long long, long long, cudaStream_t);
 

@@ -270,6 +270,13 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
         launch_chol_lanes<T>(l, stream_of(ctx));
         return check_launch(ctx, name);
     }
+    if (f == family::panels && l.op == chol_op::factor && l.n <= chol_panel_max_order) {
+        if (launch_chol_panels<T>(l, stream_of(ctx)) != cudaSuccess) return too_large(ctx, name, l.n);
+        if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
+        chol_launch<T> solve = l;  // posv: the solve where the factorization succeeded (info is read)
+        solve.op = chol_op::solve;
+        return chol_routed(ctx, name, routine::potrs, solve);
+    }
     // One block per matrix; the lower form in shared memory, else in scratch, at most 256 MiB of it at a time.
     const size_t limit = max_dynamic_shared_bytes(ctx);
     const bool in_shared = chol_block_bytes<T>(l.n, true) <= limit;

@@ -34,7 +34,8 @@ OP_ROUTINE = {"getrf": "getrf", "getrf_nopiv": "getrf_nopiv", "getrs": "getrs", 
 FAMILY_WORDS = {"thread": "thread per matrix", "lane": "row per lane", "lane_rolled": "row per lane (rolled)",
                 "two_rows": "two rows per lane", "prefetch": "row per lane (persistent)", "two_warps": "two warps",
                 "columns": "by columns", "blocked": "blocked", "large": "large-order blocked",
-                "one_block": "one block", "vendor": "cuSOLVER"}
+                "one_block": "one block", "vendor": "cuSOLVER",
+                "panels": "left-looking panels"}
 ROUTE = re.compile(r"^SMALLLA_ROUTE\((\w+),\s*(\w+),\s*(\d+),\s*(\d+),\s*(\d+),\s*(\w+)\)")
 BIG = 2147483647
 DOC_ORDERS = 512  # orders shown one by one; beyond, the table's large-order lines

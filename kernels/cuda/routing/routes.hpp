@@ -11,7 +11,7 @@ namespace smallla {
 namespace cuda_kernels {
 
 enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
-// The Cholesky family (chol.cuh) has two kernel families: lane (n <= 32) and one_block.
+// The Cholesky family (chol.cuh) has lane (n <= 32), panels (potrf, posv; n <= 1024) and one_block.
 constexpr bool is_cholesky(routine r) { return r >= routine::potrf; }
 
 // The kernel families. Each family exists only for some orders (family_exists, below).
@@ -27,12 +27,13 @@ enum class family : unsigned char {
     large,        // the blocked LU with each panel over a thread-block cluster (sm_90 only) and cuBLAS's TRSM for
                   // getri and getrs (lu_blocked.cuh), n <= 8192
     one_block,    // one thread block per matrix (lu_general.cuh, chol.cuh; getrs: a warp per right-hand side), any n
+    panels,       // potrf and posv: the fused left-looking kernel, a launch per panel of 8 columns (chol.cuh), n <= 1024
     vendor,       // cuSOLVER's single-matrix routines on each matrix: measurement builds only (its pivots are not
                   // LAPACK's on exact ties and NaN; perf/NOTES.md, "Large orders")
 };
 // The families' names, in the enum's order (SMALLLA_ROUTE's overrides, smallla-route-info).
 constexpr const char *family_names[] = {"thread",    "lane",    "lane_rolled", "two_rows", "prefetch",  "two_warps",
-                                        "columns",   "blocked", "large",       "one_block", "vendor"};
+                                        "columns",   "blocked", "large",       "one_block", "panels",   "vendor"};
 constexpr int family_count = sizeof(family_names) / sizeof(family_names[0]);
 static_assert(family_count == (int)family::vendor + 1, "family_names must name every family");
 constexpr const char *routine_names[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv",
@@ -53,7 +54,9 @@ constexpr int blocked_max_order = 512;
 constexpr int large_max_order = 8192;  // a panel's rows in one cluster of 16 blocks (lu_blocked.cuh)
 constexpr bool two_rows_exist(char p, int n) { return (n >= 17 && n <= 20 && p != 'z') || (p == 's' && (n == 11 || n == 12)); }
 constexpr bool family_exists(routine r, family f, char p, int n) {
-    if (is_cholesky(r)) return n >= 1 && (f == family::one_block || (f == family::lane && n <= lane_max_order));
+    if (is_cholesky(r))
+        return n >= 1 && (f == family::one_block || (f == family::lane && n <= lane_max_order) ||
+                          (f == family::panels && (r == routine::potrf || r == routine::posv) && n <= 1024));
     const bool factor = r == routine::getrf || r == routine::getrf_nopiv;
     switch (f) {
     case family::thread: return n >= 1 && n <= (r == routine::getri ? thread_getri_max_order(p) : thread_max_order(p));
@@ -67,6 +70,7 @@ constexpr bool family_exists(routine r, family f, char p, int n) {
     case family::blocked: return r != routine::getrs && n >= 1 && n <= blocked_max_order;
     case family::large: return n >= 1 && n <= large_max_order;
     case family::one_block: return n >= 1;
+    case family::panels: return false;
 #if defined(SMALLLA_TUNING)
     case family::vendor: return n >= 1;  // a measurement build's (lib/cuda/vendor.cuh: not LAPACK's pivots on ties)
 #else
