@@ -211,7 +211,9 @@ getrf_small_registers(batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
     __shared__ __align__(16) T bcast[Warps][G][2][row_buffer_length<T, N>()];
     const group_place<N, Warps> at(batch);
     if (at.runs)
-        getrf_group<T, N, Warps, Pivot>(at, at.valid ? A[at.b] : nullptr, A.ld, Pivot ? P[at.b] : nullptr,
+        // P.base, not Pivot, decides (the same for the kernels' results): with Pivot ptxas schedules the pivot row's
+        // shared-memory loads one at a time in some orders (perf/NOTES.md, the consolidation of issue 29).
+        getrf_group<T, N, Warps, Pivot>(at, at.valid ? A[at.b] : nullptr, A.ld, P.base ? P[at.b] : nullptr,
                                         info + at.b, bcast[at.warp][at.slot]);
 }
 
