@@ -154,12 +154,13 @@ static void chol_matrix_types(void **state) {
             }
 }
 
-/* Orders beyond 256, small batches: 257, 300 and 520 (520 in double and double complex only, for time). */
+/* Orders beyond 256, small batches: 257, 300 and 520 (520 in double and double complex only, for time), and
+ * 1100 in double (beyond the orders of the panel kernels, 1024). */
 static void chol_large_orders(void **state) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
-    static const int ns[] = {257, 300, 520};
-    const int count = p == CHK_D || p == CHK_Z ? 3 : 2;
+    static const int ns[] = {257, 300, 520, 1100};
+    const int count = p == CHK_D ? 4 : p == CHK_Z ? 3 : 2;
     for (int k = 0; k < count; ++k)
         for (int u = 0; u < 2; ++u) {
             chol_case c = {(chk_form)((k + u) % 2), chol_uplos[u], ns[k], u == 0 ? 2 : 1, u == 0 ? -1 : 2, 3, 5,
@@ -173,7 +174,7 @@ static void chol_large_orders(void **state) {
 static void chol_nan_inf(void **state) {
     chk_prec p = chk_state_prec(state);
     chk_env *env = chk_begin();
-    static const int ns[] = {1, 3, 16, 17, 32, 33, 64};
+    static const int ns[] = {1, 3, 16, 17, 32, 33, 64, 100};
     for (size_t k = 0; k < sizeof ns / sizeof ns[0]; ++k)
         for (int u = 0; u < 2; ++u) {
             const int n = ns[k], batch = 6;

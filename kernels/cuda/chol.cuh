@@ -8,6 +8,9 @@
 //    inv(L)^H inv(L), lane i accumulating its row of the product over the broadcast rows.
 //  - The seed paper's fused left-looking kernel (loop-exclusive: a launch per panel of 8 columns) for potrf and
 //    posv's factorization at 33 <= n <= 1024.
+//  - The blocked left-looking factorization for larger orders: per block of 32 columns, cuBLAS's GEMM for the
+//    update from the columns to the left, then a step kernel that factors the diagonal block and solves the rows
+//    below it.
 //  - One thread block per matrix, any order: the lower form in shared memory when it fits, else in global
 //    scratch; right-looking columns, the solves by columns, the inverse of L column by column into the unused
 //    upper part and then the product into the lower part.
@@ -44,6 +47,12 @@ template <int W, class R> __device__ __forceinline__ complex<R> group_xor(unsign
 
 constexpr int chol_lanes_threads = 128;
 
+// The 16 / sizeof(T) entries at p (16-byte aligned) in one shared-memory load.
+template <class T> __device__ __forceinline__ void load_chunk(const T *p, T (&v)[16 / sizeof(T)]) {
+    const float4 q = *reinterpret_cast<const float4 *>(p);
+    memcpy(v, &q, 16);
+}
+
 // ---- lane kernels -------------------------------------------------------------------------------------------------
 template <class T, int W, chol_op Op>
 __global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_launch<T> a) {
@@ -55,6 +64,12 @@ __global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_lau
     const unsigned mask = W == 32 ? 0xffffffffu : (((1u << W) - 1u) << first_lane);
     const bool row = lane < n;
 
+    constexpr int V = 16 / (int)sizeof(T);  // entries per 16-byte chunk
+    // How the factorization's steps broadcast column k: through shared memory where that measured faster than
+    // shuffles (groups of 8 and 16 lanes; 32 lanes in double complex), else by shuffles (perf/NOTES.md).
+    constexpr bool by_shared = W == 8 || W == 16 || (W == 32 && sizeof(T) == 16);
+    __shared__ __align__(16) T columns[chol_lanes_threads];
+    T *column = columns + threadIdx.x / W * W;  // the group's W entries
     // Row `lane` of the lower form; lanes beyond n hold a row of the identity, which every step leaves finite.
     T r[W];
     {
@@ -81,11 +96,29 @@ __global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_lau
             const R l = sqrt(d), rl = R(1) / l;
             if (lane == k) r[k] = T(l);
             else if (lane > k) r[k] = times_real(r[k], rl);
+            if constexpr (by_shared) {
+                // Column k to every lane of the group through shared memory, read back in 16-byte chunks: a
+                // quarter of the instructions of one shuffle per entry (two for double, four for double complex).
+                column[lane] = r[k];
+                __syncwarp(mask);
 #pragma unroll
-            for (int j = k + 1; j < W; ++j) {
-                if (j >= n) break;
-                const T ljk = group_shfl<W>(mask, r[k], j);
-                if (lane >= j) r[j] -= r[k] * conj(ljk);
+                for (int c = (k + 1) / V; c < W / V; ++c) {
+                    T v[V];
+                    load_chunk(column + c * V, v);
+#pragma unroll
+                    for (int e = 0; e < V; ++e) {
+                        const int j = c * V + e;
+                        if (j > k && j < n && lane >= j) r[j] -= r[k] * conj(v[e]);
+                    }
+                }
+                __syncwarp(mask);  // every lane has read the column before the next step writes it
+            } else {
+#pragma unroll
+                for (int j = k + 1; j < W; ++j) {
+                    if (j >= n) break;
+                    const T ljk = group_shfl<W>(mask, r[k], j);
+                    if (lane >= j) r[j] -= r[k] * conj(ljk);
+                }
             }
         }
     }
@@ -371,11 +404,7 @@ template <class T>
 cudaError_t launch_chol_block(const chol_launch<T> &a, bool in_shared, T *scratch, long long first, long long count,
                               cudaStream_t stream) {
     const std::size_t bytes = chol_block_bytes<T>(a.n, in_shared);
-    if (bytes > 48 * 1024) {
-        const cudaError_t e = cudaFuncSetAttribute(chol_block_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                   (int)bytes);
-        if (e != cudaSuccess) return e;
-    }
+    if (const cudaError_t e = allow_dynamic_shared(chol_block_kernel<T>, bytes); e != cudaSuccess) return e;
     chol_block_kernel<T><<<(unsigned)count, chol_block_threads, bytes, stream>>>(a, in_shared, scratch, first);
     return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
 }
@@ -446,15 +475,202 @@ template <class T> __global__ void __launch_bounds__(1024) chol_panel_kernel(cho
 }
 
 template <class T> cudaError_t launch_chol_panels(const chol_launch<T> &a, cudaStream_t stream) {
+    // The first panel is the largest.
+    if (const cudaError_t e = allow_dynamic_shared(chol_panel_kernel<T>, chol_panel_bytes<T>(a.n, 0)); e != cudaSuccess)
+        return e;
     for (int i0 = 0; i0 < a.n; i0 += chol_panel_ib) {
         const int m = a.n - i0, threads = (m + 31) / 32 * 32;
-        const std::size_t bytes = chol_panel_bytes<T>(a.n, i0);
-        if (bytes > 48 * 1024) {
-            const cudaError_t e = cudaFuncSetAttribute(chol_panel_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                       (int)bytes);
-            if (e != cudaSuccess) return e;
+        chol_panel_kernel<T><<<(unsigned)a.batch, threads, chol_panel_bytes<T>(a.n, i0), stream>>>(a, i0);
+    }
+    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
+}
+
+// ---- the blocked left-looking factorization: cuBLAS's GEMM for the update, then this step kernel -----------------
+// Step k works on columns k .. k + w - 1 of the lower form (w = min(NB, n - k)), less S = L(k:n, 0:k) L(k:k+w, 0:k)^H
+// (cuBLAS's GEMM into scratch, leading dimension n - k; none at k = 0): one warp factors the diagonal block in
+// shared memory (POTF2, lane i owning row i), then the rows below are solved against it (TRSM), a thread per row
+// with its w entries in registers. blockIdx.x: the matrix; blockIdx.y: a block of rows below (each block factors
+// the diagonal block for itself). parts: 1 the diagonal block is written back and info set, 2 the rows below,
+// 3 both; a launch with several blocks of rows writes no diagonal block (another block may still be reading it),
+// the launch of part 1 that follows does. Matrices whose info an earlier step set are skipped; a failure at
+// column j of the step leaves the rows below solved in the columns before j only (LAPACK's columns 1 .. j - 1).
+template <class T>
+__global__ void __launch_bounds__(chol_step_threads) chol_step_kernel(chol_launch<T> a, int k, const T *S,
+                                                                      long long s_stride, int parts) {
+    using R = real_t<T>;
+    constexpr int NB = chol_step_nb, LD = NB + 1;
+    __shared__ T D[NB * LD];
+    __shared__ int stop;
+    const long long b = blockIdx.x;
+    const int n = a.n, m = n - k, w = m < NB ? m : NB, tid = threadIdx.x;
+    if (tid == 0) stop = k > 0 ? a.info[b] : 0;
+    __syncthreads();
+    if (stop != 0) return;  // failed in an earlier step: LAPACK stops there
+    T *mat = a.A[b];
+    const long long ld = a.A.ld;
+    const bool upper = a.upper;
+    const T *s = S != nullptr ? S + b * s_stride : nullptr;
+    auto at = [&](int i, int j) -> T { return upper ? conj(mat[j + (long long)i * ld]) : mat[i + (long long)j * ld]; };
+    for (int idx = tid; idx < NB * NB; idx += blockDim.x) {  // beyond w: zeros (the solve below reads them)
+        const int i = idx % NB, j = idx / NB;
+        if (i >= j) D[i * LD + j] = i >= w ? T(R(0)) : s ? at(k + i, k + j) - s[i + (long long)j * m] : at(k + i, k + j);
+    }
+    __syncthreads();
+    if (tid < 32) {
+        const int i = tid;
+        for (int j = 0; j < w; ++j) {
+            const R d = real_of(D[j * LD + j]);  // the same for every lane: the warp leaves together
+            if (!(d > R(0))) {                   // also NaN
+                if (i == 0) stop = k + j + 1;
+                break;
+            }
+            const R sd = sqrt(d);
+            __syncwarp();
+            if (i == j) D[j * LD + j] = T(sd);
+            if (i > j && i < w) D[i * LD + j] = times_real(D[i * LD + j], R(1) / sd);
+            __syncwarp();
+            if (i > j && i < w) {
+                const T lij = D[i * LD + j];
+                for (int c = j + 1; c <= i; ++c) D[i * LD + c] -= lij * conj(D[c * LD + j]);
+            }
+            __syncwarp();
         }
-        chol_panel_kernel<T><<<(unsigned)a.batch, threads, bytes, stream>>>(a, i0);
+    }
+    __syncthreads();
+    const int f = stop != 0 ? stop - 1 - k : w;  // the step's columns that are the factor's
+    // One row below the diagonal block per thread (a loop over rows would let the compiler keep the block's
+    // entries in registers across the rows, and spill them).
+    const int r = (int)blockIdx.y * blockDim.x + tid, row = k + w + r;
+    if ((parts & 2) && row < n) {
+        T x[NB];
+#pragma unroll
+        for (int j = 0; j < NB; ++j)
+            x[j] = j >= w ? T(R(0)) : s ? at(row, k + j) - s[w + r + (long long)j * m] : at(row, k + j);
+#pragma unroll
+        for (int j = 0; j < NB; ++j)
+            if (j < f) {
+                x[j] = over_real(x[j], real_of(D[j * LD + j]));
+#pragma unroll
+                for (int q = j + 1; q < NB; ++q) x[q] -= x[j] * conj(D[q * LD + j]);
+            }
+#pragma unroll
+        for (int j = 0; j < NB; ++j)
+            if (j < f) {
+                if (upper) mat[k + j + (long long)row * ld] = conj(x[j]);
+                else mat[row + (long long)(k + j) * ld] = x[j];
+            }
+    }
+    if (parts & 1) {
+        for (int idx = tid; idx < w * w; idx += blockDim.x) {
+            const int i = idx % w, j = idx / w;
+            if (i < j) continue;
+            if (upper) mat[k + j + (long long)(k + i) * ld] = conj(D[i * LD + j]);
+            else mat[k + i + (long long)(k + j) * ld] = D[i * LD + j];
+        }
+        if (tid == 0) a.info[b] = stop;  // step 0 also initialises it
+    }
+}
+
+// ---- potrs and posv's solve beyond the lane kernels: a warp per (matrix, right-hand side) ------------------------
+// The right-hand side in shared memory; each triangle is walked by the columns of the matrix as stored (coalesced):
+// lower, L y = b by columns of L (axpy) and L^H x = y by dot products with them; upper, U^H y = b by dot products
+// with the columns of U and U x = y by columns of U (axpy), as LAPACK's xTRSM takes the same triangles. Matrices
+// whose info is set (posv after a failed factorization) are skipped; potrs passes no info.
+template <class T>
+__global__ void __launch_bounds__(chol_solve_warps * 32) chol_solve_kernel(chol_launch<T> a, long long jobs) {
+    using R = real_t<T>;
+    extern __shared__ __align__(16) unsigned char chol_solve_smem[];
+    const int n = a.n, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const long long job = (long long)blockIdx.x * (blockDim.x / 32) + warp;
+    if (job >= jobs) return;  // no block-wide barrier below
+    const long long b = job / a.nrhs;
+    const int c = (int)(job % a.nrhs);
+    if (a.info != nullptr && a.info[b] != 0) return;
+    T *x = reinterpret_cast<T *>(chol_solve_smem) + (long long)warp * n;
+    const T *m = a.A[b];
+    const long long lda = a.A.ld;
+    T *rhs = a.B[b] + (long long)c * a.B.ld;
+    for (int i = lane; i < n; i += 32) x[i] = rhs[i];
+    __syncwarp();
+    auto diag = [&](int k) { return real_of(m[k + k * lda]); };
+    auto by_columns = [&](int k) {  // x_k /= d_k, then x_i -= col_k(i) x_k below (lower: L) or above (upper: U)
+        const T xk = over_real(x[k], diag(k));
+        __syncwarp();
+        if (lane == 0) x[k] = xk;
+        const T *col = m + k * lda;
+        if (a.upper)
+            for (int i = lane; i < k; i += 32) x[i] -= col[i] * xk;
+        else
+            for (int i = k + 1 + lane; i < n; i += 32) x[i] -= col[i] * xk;
+        __syncwarp();
+    };
+    auto by_dots = [&](int k) {  // x_k = (x_k - conj(col_k) . x over the solved part) / d_k
+        const T *col = m + k * lda;
+        T sum = T(R(0));
+        if (a.upper)
+            for (int i = lane; i < k; i += 32) sum += conj(col[i]) * x[i];
+        else
+            for (int i = k + 1 + lane; i < n; i += 32) sum += conj(col[i]) * x[i];
+#pragma unroll
+        for (int o = 16; o > 0; o /= 2) sum += group_xor<32>(0xffffffffu, sum, o);
+        if (lane == 0) x[k] = over_real(x[k] - sum, diag(k));
+        __syncwarp();
+    };
+    if (a.upper) {
+        for (int k = 0; k < n; ++k) by_dots(k);           // U^H y = b
+        for (int k = n - 1; k >= 0; --k) by_columns(k);   // U x = y
+    } else {
+        for (int k = 0; k < n; ++k) by_columns(k);        // L y = b
+        for (int k = n - 1; k >= 0; --k) by_dots(k);      // L^H x = y
+    }
+    for (int i = lane; i < n; i += 32) rhs[i] = x[i];
+}
+
+template <class T> cudaError_t launch_chol_solve(const chol_launch<T> &a, std::size_t max_shared, cudaStream_t stream) {
+    int warps = chol_solve_warps;
+    const std::size_t per_warp = (std::size_t)a.n * sizeof(T);
+    while (warps > 1 && warps * per_warp > max_shared) --warps;
+    if (warps * per_warp > max_shared) return cudaErrorInvalidValue;
+    if (const cudaError_t e = allow_dynamic_shared(chol_solve_kernel<T>, warps * per_warp); e != cudaSuccess) return e;
+    const long long jobs = a.batch * a.nrhs;
+    if (jobs == 0) return cudaSuccess;
+    chol_solve_kernel<T><<<(unsigned)((jobs + warps - 1) / warps), warps * 32, warps * per_warp, stream>>>(a, jobs);
+    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
+}
+
+// Pointer arrays for cuBLAS's TRSM over matrices first .. first + count - 1: pa[b] = the factor, pb[b] = the
+// right-hand sides, or the stand-in where info[b] != 0 (posv after a failed factorization: B is not written).
+template <class T>
+__global__ void chol_solve_pointers(chol_launch<T> a, long long first, long long count, T *standin, const T **pa,
+                                    T **pb) {
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    const long long b = first + i;
+    pa[i] = a.A[b];
+    pb[i] = a.info != nullptr && a.info[b] != 0 ? standin : a.B[b];
+}
+
+template <class T>
+cudaError_t launch_chol_solve_pointers(const chol_launch<T> &a, long long first, long long count, T *standin,
+                                       const T **pa, T **pb, cudaStream_t stream) {
+    if (count > 0)
+        chol_solve_pointers<T><<<(unsigned)((count + 255) / 256), 256, 0, stream>>>(a, first, count, standin, pa, pb);
+    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
+}
+
+template <class T>
+cudaError_t launch_chol_step(const chol_launch<T> &a, int k, const T *S, long long s_stride, cudaStream_t stream) {
+    const int w = a.n - k < chol_step_nb ? a.n - k : chol_step_nb, rows = a.n - k - w;
+    // A thread per row below the diagonal block; the threads of a block rounded up to whole warps (one at least:
+    // the diagonal block's warp).
+    const int threads = rows >= chol_step_threads ? chol_step_threads : (rows + 31) / 32 * 32 > 32 ? (rows + 31) / 32 * 32 : 32;
+    const long long groups = (rows + threads - 1) / threads;
+    if (groups > 65535) return cudaErrorInvalidValue;
+    if (groups <= 1) {
+        chol_step_kernel<T><<<dim3((unsigned)a.batch, 1), threads, 0, stream>>>(a, k, S, s_stride, 3);
+    } else {
+        chol_step_kernel<T><<<dim3((unsigned)a.batch, (unsigned)groups), threads, 0, stream>>>(a, k, S, s_stride, 2);
+        chol_step_kernel<T><<<dim3((unsigned)a.batch, 1), 32, 0, stream>>>(a, k, S, s_stride, 1);
     }
     return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
 }
@@ -462,6 +678,10 @@ template <class T> cudaError_t launch_chol_panels(const chol_launch<T> &a, cudaS
 #define SMALLLA_CHOL_INSTANTIATE(T)                                                                             \
     template cudaError_t launch_chol_lanes<T>(const chol_launch<T> &, cudaStream_t);                          \
     template cudaError_t launch_chol_panels<T>(const chol_launch<T> &, cudaStream_t);                         \
+    template cudaError_t launch_chol_step<T>(const chol_launch<T> &, int, const T *, long long, cudaStream_t); \
+    template cudaError_t launch_chol_solve<T>(const chol_launch<T> &, std::size_t, cudaStream_t);             \
+    template cudaError_t launch_chol_solve_pointers<T>(const chol_launch<T> &, long long, long long, T *,      \
+                                                       const T **, T **, cudaStream_t);                        \
     template std::size_t chol_block_bytes<T>(int, bool);                                                      \
     template cudaError_t launch_chol_block<T>(const chol_launch<T> &, bool, T *, long long, long long, cudaStream_t);
 

@@ -40,6 +40,28 @@ template <class T> cudaError_t launch_chol_lanes(const chol_launch<T> &a, cudaSt
 constexpr int chol_panel_max_order = 1024;  // a thread per row of the panel, at most 1024 per block
 template <class T> cudaError_t launch_chol_panels(const chol_launch<T> &a, cudaStream_t stream);
 
+// The blocked left-looking factorization, one step: columns k .. k + chol_step_nb - 1 of every matrix, less S
+// (the product of the columns to their left, L(k:n, 0:k) L(k:k+nb, 0:k)^H, ld n - k, matrix b at S + b*s_stride;
+// nullptr at k = 0): the diagonal block factored, the rows below solved, info set (step 0 initialises it);
+// matrices that failed in an earlier step are skipped. The factor op only. A launch error is left for
+// cudaGetLastError.
+constexpr int chol_step_nb = 32, chol_step_threads = 256;
+template <class T>
+cudaError_t launch_chol_step(const chol_launch<T> &a, int k, const T *S, long long s_stride, cudaStream_t stream);
+
+// potrs, and posv's solve, beyond the lane kernels: a warp per (matrix, right-hand side), the right-hand side in
+// shared memory (n elements a warp, at most max_shared bytes a block: cudaErrorInvalidValue when one warp's do not
+// fit). The solve op; with info given, the matrices whose info is not 0 are skipped. A launch error is left for
+// cudaGetLastError.
+constexpr int chol_solve_warps = 4;
+template <class T> cudaError_t launch_chol_solve(const chol_launch<T> &a, std::size_t max_shared, cudaStream_t stream);
+
+// potrs and posv's solve by cuBLAS's TRSM (the dispatch's): the pointer arrays of matrices first .. first + count - 1,
+// pa[i] the factor of matrix first + i and pb[i] its right-hand sides, or `standin` where info is given and not 0.
+template <class T>
+cudaError_t launch_chol_solve_pointers(const chol_launch<T> &a, long long first, long long count, T *standin,
+                                       const T **pa, T **pb, cudaStream_t stream);
+
 // One thread block per matrix, any order: the lower form of the matrix in shared memory when it fits
 // (chol_block_bytes(n, true) <= the device's limit), else in scratch (n*n elements per matrix of the launch:
 // matrices first .. first + count - 1). Returns an error of setting the kernel's shared memory size; a launch

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <climits>
+#include <cstddef>
 
 #include "common/batch.hpp"
 #include "common/pivot.hpp"
@@ -15,6 +16,15 @@ namespace cuda_kernels {
 
 // A batch of matrices as the kernels see it: a pointer array or base + stride, decided at run time so that
 // one instantiation serves both API forms (the branch is uniform and costs one predicate).
+// Lets `kernel` take `bytes` of dynamic shared memory on the current device (the attribute is per device: call it
+// before each launch). Above 48 KiB a kernel must opt in, and the 48 KiB count its static shared memory too.
+template <class Kernel> inline cudaError_t allow_dynamic_shared(Kernel kernel, std::size_t bytes) {
+    cudaFuncAttributes attr;
+    if (const cudaError_t e = cudaFuncGetAttributes(&attr, kernel); e != cudaSuccess) return e;
+    if (bytes + attr.sharedSizeBytes <= 48 * 1024) return cudaSuccess;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
 template <class T> struct batch_ref {
     T *base;
     T *const *ptrs;

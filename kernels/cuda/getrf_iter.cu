@@ -14,6 +14,7 @@
 #include "common/grid.hpp"
 #include "common/iter_crout.hpp"
 #include "common/pivot.hpp"
+#include "device_common.cuh"
 #include "getrf_iter.hpp"
 
 namespace smallla {
@@ -387,8 +388,7 @@ cudaError_t launch_getrf_iter(const getrf_iter_args<T> &a, const iter_layout &l,
     L.scratch_per_team = 3LL * a.n * a.n + a.n;
     L.team = l.team;
     L.groups = l.groups;
-    if (l.smem_bytes > 48 * 1024)
-        cudaFuncSetAttribute(getrf_iter_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem_bytes);
+    if (const cudaError_t e = allow_dynamic_shared(getrf_iter_kernel<T>, l.smem_bytes); e != cudaSuccess) return e;
     const long long blocks = groups_for(a.batch, l.groups);
     getrf_iter_kernel<T><<<(unsigned)blocks, l.team * l.groups, l.smem_bytes, stream>>>(L);
     return cudaGetLastError();

@@ -428,21 +428,25 @@ template <> struct blas_types<float> {
     using B = float;
     static B one() { return 1.0f; }
     static B minus_one() { return -1.0f; }
+    static B zero() { return 0.0f; }
 };
 template <> struct blas_types<double> {
     using B = double;
     static B one() { return 1.0; }
     static B minus_one() { return -1.0; }
+    static B zero() { return 0.0; }
 };
 template <> struct blas_types<complex<float>> {
     using B = cuComplex;
     static B one() { return make_cuComplex(1.0f, 0.0f); }
     static B minus_one() { return make_cuComplex(-1.0f, 0.0f); }
+    static B zero() { return make_cuComplex(0.0f, 0.0f); }
 };
 template <> struct blas_types<complex<double>> {
     using B = cuDoubleComplex;
     static B one() { return make_cuDoubleComplex(1.0, 0.0); }
     static B minus_one() { return make_cuDoubleComplex(-1.0, 0.0); }
+    static B zero() { return make_cuDoubleComplex(0.0, 0.0); }
 };
 
 #define SMALLLA_BLAS_OVERLOADS(B, X)                                                                               \
@@ -457,6 +461,19 @@ template <> struct blas_types<complex<double>> {
                                              const B *beta, B *const *c, int ldc, int batch) {                   \
         return cublas##X##gemmBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,  \
                                       batch);                                                                     \
+    }                                                                                                             \
+    inline cublasStatus_t blas_gemm_strided(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,  \
+                                            int n, int k, const B *alpha, const B *a, int lda, long long sa,      \
+                                            const B *b, int ldb, long long sb, const B *beta, B *c, int ldc,      \
+                                            long long sc, int batch) {                                            \
+        return cublas##X##gemmStridedBatched(h, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, \
+                                             batch);                                                             \
+    }                                                                                                             \
+    inline cublasStatus_t blas_gemm_pointers(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, \
+                                             int n, int k, const B *alpha, const B *const *a, int lda,            \
+                                             const B *const *b, int ldb, const B *beta, B *const *c, int ldc,     \
+                                             int batch) {                                                         \
+        return cublas##X##gemmBatched(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, batch);             \
     }
 #define SMALLLA_TRSM_OVERLOADS(B, X)                                                                                \
     inline cublasStatus_t blas_trsm(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t op,               \

@@ -871,12 +871,6 @@ template <class T, int N> constexpr bool compiled(routine r, family f) {
     return family_exists(r, f, scalar_traits<T>::letter, N) && routed(r, scalar_traits<T>::letter, N, f);
 }
 
-// smem bytes of dynamic shared memory allowed for kernel on the current device: per launch, since the attribute
-// belongs to the device, and whatever smem is, since the default 48 KB bounds the static and dynamic bytes
-// together (double complex getrs at n = 27: 48816 dynamic and 2160 static bytes; n = 32: 68096 dynamic).
-template <class K> void allow_dynamic_shared(K kernel, size_t smem) {
-    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-}
 // The persistent form's grid: the blocks that reside at once (per_sm on each multiprocessor), at most `wanted`.
 // per_sm is asked once per kernel (on the device of the first launch; elsewhere only the grid's size is off).
 template <class K> int resident_blocks_per_sm(K kernel, int threads, size_t smem) {

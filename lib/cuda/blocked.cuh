@@ -407,9 +407,7 @@ template <class T> smallla_status_t getrs_large(context &ctx, const char *routin
     void **ptrs = static_cast<void **>(arrays.ptr);
     const size_t bytes = permute_rows_bytes<T>(n);
     if (bytes > max_dynamic_shared_bytes(ctx)) return fail(&ctx, SMALLLA_INTERNAL_ERROR, std::string("smallla ") + routine + ": the row map does not fit");
-    if (bytes > 48 * 1024 &&
-        cudaFuncSetAttribute(permute_rows<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess)
-        return check_launch(ctx, routine);
+    if (allow_dynamic_shared(permute_rows<T>, bytes) != cudaSuccess) return check_launch(ctx, routine);
     const dim3 grid((unsigned)batch, (unsigned)std::max(1, std::min({nrhs, 65535, 1024 / std::max(1, batch)})));
     const pivots_ref<const int> p = make_pivots_ref(g.ipiv);
     const cublasOperation_t op =

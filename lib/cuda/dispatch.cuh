@@ -47,8 +47,7 @@ inline bool general_launch_config(context &ctx, Kernel kernel, int n, bool &in_s
     in_shared = general_shared_bytes<T>(n, true) <= limit;
     bytes = general_shared_bytes<T>(n, in_shared);
     if (bytes > limit) return false;
-    if (bytes > 48 * 1024 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess)
-        return false;
+    if (allow_dynamic_shared(kernel, bytes) != cudaSuccess) return false;
     return true;
 }
 
@@ -228,9 +227,7 @@ template <class T> smallla_status_t getrs_routed(context &ctx, const getrs_args<
         while (warps > 1 && warps * per_warp > limit) --warps;
         const size_t bytes = warps * per_warp;
         if (bytes > limit) return too_large(ctx, "getrs", a.n);
-        if (bytes > 48 * 1024 &&
-            cudaFuncSetAttribute(getrs_general<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess)
-            return too_large(ctx, "getrs", a.n);
+        if (allow_dynamic_shared(getrs_general<T>, bytes) != cudaSuccess) return too_large(ctx, "getrs", a.n);
         const long long jobs = (long long)a.batch * a.nrhs;
         const long long blocks = groups_for(jobs, warps);
         getrs_general<T><<<(unsigned)blocks, warps * 32, bytes, stream_of(ctx)>>>(
@@ -263,6 +260,100 @@ template <class T> batch_ref<T> chol_ref(const matrix_batch<const T> &m) {
     return {const_cast<T *>(m.base), const_cast<T *const *>(m.ptrs), m.stride, m.ld};
 }
 
+// The blocked left-looking factorization: per step of chol_step_nb columns, S = the product of the columns to their
+// left (cuBLAS's GEMM into scratch: lower, L(k:n, 0:k) L(k:k+w, 0:k)^H; upper, U(0:k, k:n)^H U(0:k, k:k+w)), then
+// the step kernel. The batch in chunks of at most 256 MiB of scratch.
+template <class T> smallla_status_t chol_blocked(context &ctx, const char *name, const chol_launch<T> &l) {
+    using B = typename blas_types<T>::B;
+    cublasHandle_t h = nullptr;
+    if (smallla_status_t st = blas_on_stream(ctx, name, h); st != SMALLLA_SUCCESS) return st;
+    const cudaStream_t stream = stream_of(ctx);
+    const int n = l.n, nb = chol_step_nb, ld = l.A.ld;
+    const long long s_stride = (long long)n * nb;
+    const size_t per_matrix = (size_t)s_stride * sizeof(T) + 3 * sizeof(void *);
+    const long long chunk =
+        std::max<long long>(1, std::min<long long>(l.batch, (long long)((size_t(256) << 20) / per_matrix)));
+    scratch ws;
+    if (n > nb)
+        if (smallla_status_t st = ws.allocate(ctx, name, (size_t)chunk * per_matrix); st != SMALLLA_SUCCESS) return st;
+    T *S = static_cast<T *>(ws.ptr);
+    void **arrays = n > nb ? static_cast<void **>(static_cast<void *>(S + chunk * s_stride)) : nullptr;
+    const B one = blas_types<T>::one(), zero = blas_types<T>::zero();
+    const cublasOperation_t herm = scalar_traits<T>::is_complex ? CUBLAS_OP_C : CUBLAS_OP_T;
+    for (long long first = 0; first < l.batch; first += chunk) {
+        chol_launch<T> c = l;
+        c.batch = std::min(chunk, l.batch - first);
+        if (c.A.ptrs) c.A.ptrs += first;
+        else c.A.base += first * c.A.stride;
+        c.info = l.info + first;
+        const int cb = (int)c.batch;
+        for (int k = 0; k < n; k += nb) {
+            const int m = n - k, w = std::min(nb, m);
+            if (k > 0) {
+                const long long row = l.upper ? 0 : k, col = l.upper ? k : 0;
+                const cublasOperation_t ta = l.upper ? herm : CUBLAS_OP_N, tb = l.upper ? CUBLAS_OP_N : herm;
+                cublasStatus_t bs;
+                if (!c.A.ptrs) {
+                    const B *a = reinterpret_cast<const B *>(c.A.base + row + col * ld);
+                    bs = blas_gemm_strided(h, ta, tb, m, w, k, &one, a, ld, c.A.stride, a, ld, c.A.stride, &zero,
+                                           reinterpret_cast<B *>(S), m, s_stride, cb);
+                } else {
+                    const T **pa = static_cast<const T **>(static_cast<void *>(arrays));
+                    T **ps = static_cast<T **>(static_cast<void *>(arrays)) + cb;
+                    element_pointers<const T><<<grid_for(cb, 256), 256, 0, stream>>>(as_const(c.A), row, col, cb, pa);
+                    element_pointers<T><<<grid_for(cb, 256), 256, 0, stream>>>(batch_ref<T>{S, nullptr, s_stride, m}, 0,
+                                                                               0, cb, ps);
+                    if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS) return st;
+                    bs = blas_gemm_pointers(h, ta, tb, m, w, k, &one, reinterpret_cast<const B *const *>(pa), ld,
+                                            reinterpret_cast<const B *const *>(pa), ld, &zero,
+                                            reinterpret_cast<B *const *>(ps), m, cb);
+                }
+                if (smallla_status_t st = check_blas(ctx, name, bs); st != SMALLLA_SUCCESS) return st;
+            }
+            launch_chol_step<T>(c, k, k > 0 ? S : nullptr, s_stride, stream);
+            if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS) return st;
+        }
+    }
+    return SMALLLA_SUCCESS;
+}
+
+// potrs and posv's solve by cuBLAS's TRSM (family blocked): two triangular solves of every matrix, at most 2^20
+// matrices a call; the matrices whose info is not 0 solve into a scratch stand-in instead of their B.
+template <class T> smallla_status_t chol_solve_blocked(context &ctx, const char *name, const chol_launch<T> &l) {
+    using B = typename blas_types<T>::B;
+    if (l.nrhs == 0 || l.batch == 0) return SMALLLA_SUCCESS;
+    cublasHandle_t h = nullptr;
+    if (smallla_status_t st = blas_on_stream(ctx, name, h); st != SMALLLA_SUCCESS) return st;
+    const long long chunk = std::min<long long>(l.batch, 1LL << 20);
+    const size_t standin_bytes = l.info ? (size_t)l.B.ld * (size_t)l.nrhs * sizeof(T) : 0;  // ld x nrhs, as cuBLAS reads it
+    scratch ws;
+    if (smallla_status_t st = ws.allocate(ctx, name, standin_bytes + 2 * (size_t)chunk * sizeof(void *));
+        st != SMALLLA_SUCCESS)
+        return st;
+    void **arrays = static_cast<void **>(ws.ptr);  // the pointers first: the stand-in's size keeps no alignment
+    T *standin = l.info ? static_cast<T *>(static_cast<void *>(arrays + 2 * chunk)) : nullptr;
+    const T **pa = static_cast<const T **>(static_cast<void *>(arrays));
+    T **pb = static_cast<T **>(static_cast<void *>(arrays + chunk));
+    const B one = blas_types<T>::one();
+    const cublasOperation_t herm = scalar_traits<T>::is_complex ? CUBLAS_OP_C : CUBLAS_OP_T;
+    const cublasFillMode_t fill = l.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    // lower: L y = b, then L^H x = y; upper: U^H y = b, then U x = y
+    const cublasOperation_t first_op = l.upper ? herm : CUBLAS_OP_N, second_op = l.upper ? CUBLAS_OP_N : herm;
+    for (long long first = 0; first < l.batch; first += chunk) {
+        const int count = (int)std::min(chunk, l.batch - first);
+        launch_chol_solve_pointers<T>(l, first, count, standin, pa, pb, stream_of(ctx));
+        if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS) return st;
+        for (const cublasOperation_t op : {first_op, second_op})
+            if (smallla_status_t st = check_blas(ctx, name,
+                                                 blas_trsm_pointers(h, fill, op, CUBLAS_DIAG_NON_UNIT, l.n, l.nrhs, &one,
+                                                                    reinterpret_cast<const B *const *>(pa), l.A.ld,
+                                                                    reinterpret_cast<B *const *>(pb), l.B.ld, count));
+                st != SMALLLA_SUCCESS)
+                return st;
+    }
+    return SMALLLA_SUCCESS;
+}
+
 template <class T> smallla_status_t chol_routed(context &ctx, const char *name, routine r, const chol_launch<T> &l) {
     clear_stale_error();
     const family f = route(ctx, r, scalar_traits<T>::letter, l.n, l.batch);
@@ -270,12 +361,23 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
         launch_chol_lanes<T>(l, stream_of(ctx));
         return check_launch(ctx, name);
     }
-    if (f == family::panels && l.op == chol_op::factor && l.n <= chol_panel_max_order) {
-        if (launch_chol_panels<T>(l, stream_of(ctx)) != cudaSuccess) return too_large(ctx, name, l.n);
-        if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
+    if (l.op == chol_op::solve && f == family::blocked) return chol_solve_blocked<T>(ctx, name, l);
+    if ((f == family::panels && l.n <= chol_panel_max_order) || f == family::blocked) {
+        if (l.op != chol_op::factor) return no_kernel(ctx, name, l.n);
+        if (f == family::blocked) {
+            if (smallla_status_t st = chol_blocked<T>(ctx, name, l); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
+        } else {
+            if (launch_chol_panels<T>(l, stream_of(ctx)) != cudaSuccess) return too_large(ctx, name, l.n);
+            if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
+        }
         chol_launch<T> solve = l;  // posv: the solve where the factorization succeeded (info is read)
         solve.op = chol_op::solve;
         return chol_routed(ctx, name, routine::potrs, solve);
+    }
+    if (l.op == chol_op::solve) {  // potrs, posv's solve: a warp per right-hand side
+        if (launch_chol_solve<T>(l, max_dynamic_shared_bytes(ctx), stream_of(ctx)) != cudaSuccess)
+            return too_large(ctx, name, l.n);
+        return check_launch(ctx, name);
     }
     // One block per matrix; the lower form in shared memory, else in scratch, at most 256 MiB of it at a time.
     const size_t limit = max_dynamic_shared_bytes(ctx);

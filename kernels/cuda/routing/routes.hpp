@@ -11,7 +11,8 @@ namespace smallla {
 namespace cuda_kernels {
 
 enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
-// The Cholesky family (chol.cuh) has lane (n <= 32), panels (potrf, posv; n <= 1024) and one_block.
+// The Cholesky family (chol.cuh) has lane (n <= 32), panels (potrf, posv; n <= 1024), blocked (potrf, posv; potrs
+// and posv's solve by cuBLAS's TRSM) and one_block (potrs: a warp per right-hand side).
 constexpr bool is_cholesky(routine r) { return r >= routine::potrf; }
 
 // The kernel families. Each family exists only for some orders (family_exists, below).
@@ -23,7 +24,8 @@ enum class family : unsigned char {
     prefetch,     // getrs: persistent lane kernel copying the next matrix ahead, n = 17-32
     two_warps,    // getrf: a row per thread over two warps (lu_two_warps.cu), n = 33-64
     columns,      // getri: a thread per column of the inverse (getri_columns.cuh), n = 21-64; matinv: getrf, then it
-    blocked,      // panels and cuBLAS's batched GEMM (lu_blocked.cuh), n <= 512
+    blocked,      // panels and cuBLAS's batched GEMM (lu_blocked.cuh), n <= 512; potrf and posv: cuBLAS's GEMM and a
+                  // step kernel per 32 columns (chol.cuh), any n
     large,        // the blocked LU with each panel over a thread-block cluster (sm_90 only) and cuBLAS's TRSM for
                   // getri and getrs (lu_blocked.cuh), n <= 8192
     one_block,    // one thread block per matrix (lu_general.cuh, chol.cuh; getrs: a warp per right-hand side), any n
@@ -56,7 +58,8 @@ constexpr bool two_rows_exist(char p, int n) { return (n >= 17 && n <= 20 && p !
 constexpr bool family_exists(routine r, family f, char p, int n) {
     if (is_cholesky(r))
         return n >= 1 && (f == family::one_block || (f == family::lane && n <= lane_max_order) ||
-                          (f == family::panels && (r == routine::potrf || r == routine::posv) && n <= 1024));
+                          (f == family::panels && (r == routine::potrf || r == routine::posv) && n <= 1024) ||
+                          (f == family::blocked && (r == routine::potrf || r == routine::posv || r == routine::potrs)));
     const bool factor = r == routine::getrf || r == routine::getrf_nopiv;
     switch (f) {
     case family::thread: return n >= 1 && n <= (r == routine::getri ? thread_getri_max_order(p) : thread_max_order(p));
