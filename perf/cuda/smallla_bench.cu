@@ -8,7 +8,8 @@
 // op: getrf, getrf_nopiv, matinv, getri (from the factors), getrs (getrf followed by getrs with --nrhs
 // right-hand sides, timed together, as a solve is used); the Cholesky family (on request, --ops): potrf, posv
 // (--nrhs), potri (from the factors), poinv, against cuSOLVER's potrfBatched (+ potrsBatched, nrhs = 1) and, for
-// the inverses, cuBLAS's getrf + getri; their bytes count the lower triangle that they read.
+// the inverses, cuBLAS's getrf + getri; their bytes count the lower triangle that they read. op gemm (on
+// request): cuBLAS's strided-batched GEMM C = A B of the same order and batch, the compute ceiling, as its own row.
 // gbs counts the bytes an op must move at least (each matrix read once and written once; getrs reads the
 // factors again, and its right-hand sides); frac_copy = gbs / the copy's bandwidth (bytes read + written per
 // second copying the batch's matrices: the fastest of cudaMemcpyAsync device to device, a copy kernel from one
@@ -429,6 +430,10 @@ template <class C> void run(const options &o, int n) {
                         CB(P::v_getri(n, (C **)pa, vpiv, (C **)pc, info, b));
                     });
             }
+        } else if (op == "gemm") {
+            ms = median_ms(o.reps, [] {}, [&] { CB(P::gemm(n, A0, A0, Cm, b)); });
+            flops = cplx * 2.0 * n * (double)n * n * batch;
+            bytes = 3.0 * mat_bytes * batch;
         } else {
             std::fprintf(stderr, "unknown op %s\n", op.c_str());
             std::exit(2);
@@ -633,7 +638,7 @@ int main(int argc, char **argv) {
             for (int v : parse_orders(next())) o.batches.push_back(v);
         } else if (a == "--max-gib") o.max_gib = std::atof(next().c_str());
         else {
-            std::printf("usage: smallla-bench [--ops getrf,getrf_nopiv,matinv,getri,getrs,potrf,posv,potri,poinv] [--precs s,d,c,z]\n"
+            std::printf("usage: smallla-bench [--ops getrf,getrf_nopiv,matinv,getri,getrs,potrf,posv,potri,poinv,gemm] [--precs s,d,c,z]\n"
                         "       [--n 1-32,64] [--gib 1] [--batch B] [--reps 5] [--nrhs 1] [--csv file] [--no-vendor]\n"
                         "       smallla-bench --grid [--ops getrf,getrs,matinv] [--precs ...] [--n 64,128,...]\n"
                         "       [--batches 1,2,4,...] [--max-gib 8] [--reps 3] [--csv file]\n");

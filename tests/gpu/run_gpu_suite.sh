@@ -91,8 +91,14 @@ elif command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-ch
     # The large family (panels over a thread-block cluster, cuBLAS's TRSM) on a reduced case: order 520 (a first panel over a cluster of 2 blocks).
     run_one "memcheck smallla-check-cuda 520" "$out/memcheck-520.log" \
         compute-sanitizer --tool memcheck --error-exitcode 99 "$stage/bin/smallla-check-cuda" 520
-    run_one "racecheck smallla-check-cuda 520" "$out/racecheck-520.log" \
-        compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-check-cuda" 520
+    # racecheck on the large family through the benchmark (one factorization of order 600, a cluster of 2 blocks:
+    # smallla-check-cuda 520 under racecheck takes minutes), and the Cholesky panels at 100 and 300.
+    run_one "racecheck getrf/getrf_nopiv s, d n = 600 (smallla-bench)" "$out/racecheck-600.log" \
+        compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-bench" \
+        --ops getrf,getrf_nopiv --precs s,d --n 600 --batch 1 --reps 1 --no-vendor --csv /dev/null
+    run_one "racecheck potrf/posv d, z n = 100, 300 (smallla-bench)" "$out/racecheck-chol.log" \
+        compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-bench" \
+        --ops potrf,posv --precs d,z --n 100,300 --batch 3 --reps 1 --no-vendor --csv /dev/null
 else
     note "compute-sanitizer not found: sanitizers NOT run"
     failed=$((failed + 1))
