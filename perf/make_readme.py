@@ -16,12 +16,14 @@ import sys
 # ---- Inputs: the current records, relative to perf/. A new record changes these lines only. ----
 CURRENT_GPU_SWEEP = "results/2026-11-25-h100-f77ca08.csv"  # smallla-bench, >= 1 GiB a call, against cuBLAS
 CURRENT_GPU_MILLION = "results/2026-11-25-h100-f77ca08-1m.csv"  # smallla-bench --batch 1048576
-CURRENT_GPU_TESTS = [  # the GPU suite's records of that library (newest first)
+CURRENT_GPU_TESTS = [  # the GPU suite's records (newest first; the newest on an H200, with the Cholesky family)
+    "results/2026-11-26-h200-dae37ab-tests.txt",
     "results/2026-11-25-h100-25ccc1c-tests.txt",
-    "results/2026-11-25-h100-7950941-tests.txt",
     "results/2026-11-25-h100-f77ca08-tests.txt",
 ]
 CURRENT_GPU_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code, clocks as found"
+CURRENT_GPU_CHOL = "results/2026-11-26-h200-dae37ab-chol.csv"  # smallla-bench --ops potrf,posv,poinv,potri,gemm: the Cholesky family
+CURRENT_GPU_CHOL_DEVICE = "NVIDIA H200 (132 SMs), driver 580.159.04, CUDA 13.0, the library of dae37ab, measured 2026-11-26"
 CURRENT_HOST = "results/2026-11-25-host-f70b1d2-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
 CURRENT_GPU_GRID = "results/2026-11-25-h100-4bca1d6-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_HOST_MACHINE = "a 2-core AMD EPYC (Zen 5, AVX-512) KVM guest shared with other builds (differences under ~1.3x are noise)"
@@ -114,6 +116,52 @@ def gpu_tables(rows):
                 cells.append(span([v for v in (number(r, "frac_copy") for r in cur) if v is not None]))
                 cells.append(span([v for v in (number(r, "speedup_vs_vendor") for r in cur) if v is not None]))
             out.append("| %s | %s |" % (range_label(lo, hi, ns), " | ".join(cells)))
+        out.append("")
+    return out
+
+
+FEW_MATRICES = 4  # rows of a batch this small (smallla-bench --batch) are listed apart from the >= 1 GiB sweep
+CHOL_OPS = [
+    ("potrf", "potrf: Cholesky factorization (lower)"),
+    ("posv", "posv: potrf and the solve with one right-hand side"),
+    ("potri", "potri: the inverse's triangle from the factor"),
+    ("poinv", "poinv: the full inverse from A"),
+]
+
+
+def chol_tables(rows):
+    """Per op: fraction of copy and speed-up over the vendor by order range; beyond 32 also the fraction of cuBLAS's
+    strided-batched GEMM rate at the same order (the gemm rows of the same run)."""
+    out = []
+    few = [r for r in rows if int(r["batch"]) <= FEW_MATRICES and r["op"] != "gemm"]
+    rows = [r for r in rows if int(r["batch"]) > FEW_MATRICES]
+    gemm = {(r["prec"], int(r["n"])): number(r, "gflops") for r in rows if r["op"] == "gemm"}
+    for op, head in CHOL_OPS:
+        sel = [r for r in rows if r["op"] == op]
+        if not sel:
+            continue
+        precs = [p for p in PRECS if any(r["prec"] == p for r in sel)]
+        out.append("### %s\n" % head)
+        out.append("| n | " + " | ".join("%s of copy | %s of GEMM | %s vs vendor" % (p, p, p) for p in precs) + " |")
+        out.append("|---|" + "---|---|---|" * len(precs))
+        for lo, hi in GPU_RANGES:
+            ns = sorted({int(r["n"]) for r in sel if lo <= int(r["n"]) <= hi})
+            if not ns:
+                continue
+            cells = []
+            for p in precs:
+                cur = [r for r in sel if r["prec"] == p and lo <= int(r["n"]) <= hi]
+                cells.append(span([v for v in (number(r, "frac_copy") for r in cur) if v is not None]))
+                fr = [number(r, "gflops") / gemm[(p, int(r["n"]))] for r in cur
+                      if number(r, "gflops") and gemm.get((p, int(r["n"])))]
+                cells.append(span(fr))
+                cells.append(span([v for v in (number(r, "speedup_vs_vendor") for r in cur) if v is not None]))
+            out.append("| %s | %s |" % (range_label(lo, hi, ns), " | ".join(cells)))
+        out.append("")
+    if few:
+        out.append("Few large matrices (the batch given; the vendor is the same batched route, not yet cuSOLVER's single-matrix")
+        out.append("potrf looped): " + "; ".join("%s %s n = %s x %s: %.1f ms, %.2fx" % (
+            r["op"], r["prec"], r["n"], r["batch"], float(r["ms"]), number(r, "speedup_vs_vendor") or 0) for r in few) + ".")
         out.append("")
     return out
 
@@ -268,6 +316,16 @@ def generate():
     w("")
     out += million_table(million)
     w("")
+    chol = read_csv(CURRENT_GPU_CHOL)
+    w("## GPU: the Cholesky family")
+    w("")
+    w("%s; %s. As above, plus \"of GEMM\": GFLOP/s over cuBLAS's strided-batched GEMM of the same order and" % (
+        CURRENT_GPU_CHOL_DEVICE, link(CURRENT_GPU_CHOL)))
+    w("batch in the same run (the compute ceiling; LAPACK Working Note 41's counts). The vendor: cuSOLVER's potrfBatched")
+    w("(posv: + potrsBatched), and for potri and poinv cuBLAS's getrfBatched + getriBatched, the vendor's only batched")
+    w("route to an inverse. The bytes counted are the triangle read and written (poinv: all of C).")
+    w("")
+    out += chol_tables(chol)
     grid = read_csv(CURRENT_GPU_GRID)
     w("## GPU: few matrices and large orders, against every vendor route")
     w("")
@@ -302,6 +360,8 @@ def generate():
         million_ns, ",".join(str(b) for b in million_batch), "perf/" + CURRENT_GPU_MILLION))
     w("gpu-stage/bin/smallla-bench --grid --ops getrf,getrs,matinv --precs d --n 64,128,256,512,600,1024,2048,4096 \\")
     w("    --batches 1,2,4,16,64,256,1024 --max-gib 8 --reps 3 --csv %s   # (s, z: a few of its cells)" % ("perf/" + CURRENT_GPU_GRID))
+    w("gpu-stage/bin/smallla-bench --ops potrf,posv,poinv,potri,gemm --n %s --csv %s" % (
+        compress(int(r["n"]) for r in chol), "perf/" + CURRENT_GPU_CHOL))
     w("bash gpu-stage/run_gpu_suite.sh gpu-stage suite-out tests")
     w("bash gpu-stage/run_gpu_suite.sh gpu-stage suite-out sanitizers")
     w("python3 perf/cuda/plot_grid.py %s %s   # heat maps (matplotlib)" % (
