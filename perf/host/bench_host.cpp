@@ -19,6 +19,10 @@
 // Eigen: getrf = lu.compute(A); getri = lu.inverse() from the stored factors; matinv = PartialPivLU(A).inverse();
 // getrs = lu.solve(b). Eigen's getrf factors and pivots are compared with LAPACK's once per precision and order
 // (two matrices of the batch), and the run says whether they agree.
+// The Cholesky family (lower triangle, Hermitian positive definite inputs): potrf = xpotrf; posv = a copy of A and
+// B, xpotrf and xpotrs (one right-hand side); potri = a copy of the factors and xpotri; poinv = a copy of A,
+// xpotrf, xpotri and the upper triangle filled from the lower (smallla's poinv writes the full inverse). Eigen:
+// LLT<Matrix<T, N, N>>: potrf = llt.compute(A); posv = LLT(A).solve(b); poinv = LLT(A).solve(identity); no potri.
 //
 // Prints the table (time per matrix in ns, the best anchor, smallla's speed-up over it) with a progress line on
 // stderr, and with --out FILE writes the CSV; perf/host/plot_host.py draws it. See usage() and perf/NOTES.md.
@@ -66,6 +70,10 @@ template <class T> struct lapack_calls {
                   int *info) = nullptr;
     void (*getrs)(const char *trans, const int *n, const int *nrhs, const T *a, const int *lda, const int *ipiv,
                   T *b, const int *ldb, int *info, size_t trans_len) = nullptr;
+    void (*potrf)(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t uplo_len) = nullptr;
+    void (*potrs)(const char *uplo, const int *n, const int *nrhs, const T *a, const int *lda, T *b, const int *ldb,
+                  int *info, size_t uplo_len) = nullptr;
+    void (*potri)(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t uplo_len) = nullptr;
 };
 
 struct lapack_lib {
@@ -138,6 +146,10 @@ void *load_lapack(lapack_lib &lib, const std::vector<std::string> &files, std::s
     sym(lib.d.getrf, 'd', "getrf"), sym(lib.d.getri, 'd', "getri"), sym(lib.d.getrs, 'd', "getrs");
     sym(lib.c.getrf, 'c', "getrf"), sym(lib.c.getri, 'c', "getri"), sym(lib.c.getrs, 'c', "getrs");
     sym(lib.z.getrf, 'z', "getrf"), sym(lib.z.getri, 'z', "getri"), sym(lib.z.getrs, 'z', "getrs");
+    sym(lib.s.potrf, 's', "potrf"), sym(lib.s.potrs, 's', "potrs"), sym(lib.s.potri, 's', "potri");
+    sym(lib.d.potrf, 'd', "potrf"), sym(lib.d.potrs, 'd', "potrs"), sym(lib.d.potri, 'd', "potri");
+    sym(lib.c.potrf, 'c', "potrf"), sym(lib.c.potrs, 'c', "potrs"), sym(lib.c.potri, 'c', "potri");
+    sym(lib.z.potrf, 'z', "potrf"), sym(lib.z.potrs, 'z', "potrs"), sym(lib.z.potri, 'z', "potri");
     if (!ok) return nullptr;
     // OpenBLAS: the build's configuration and the core it picked, and its thread count.
     if (auto config = (char *(*)())dlsym(last, "openblas_get_config")) {
@@ -232,6 +244,22 @@ template <class T> struct precision;
         static smallla_status_t getrs(smallla_handle_t h, int n, const T *a, const int *ipiv, T *b, int batch) {   \
             return smallla_##x##getrsStridedBatched(h, SMALLLA_OP_N, n, 1, (const CT *)a, n, (long long)n * n,    \
                                                     ipiv, n, (CT *)b, n, n, batch);                                \
+        }                                                                                                          \
+        static smallla_status_t potrf(smallla_handle_t h, int n, T *a, int *info, int batch) {                     \
+            return smallla_##x##potrfStridedBatched(h, SMALLLA_FILL_LOWER, n, (CT *)a, n, (long long)n * n, info,  \
+                                                    batch);                                                        \
+        }                                                                                                          \
+        static smallla_status_t posv(smallla_handle_t h, int n, T *a, T *b, int *info, int batch) {                \
+            return smallla_##x##posvStridedBatched(h, SMALLLA_FILL_LOWER, n, 1, (CT *)a, n, (long long)n * n,      \
+                                                   (CT *)b, n, n, info, batch);                                    \
+        }                                                                                                          \
+        static smallla_status_t potri(smallla_handle_t h, int n, T *a, int *info, int batch) {                     \
+            return smallla_##x##potriStridedBatched(h, SMALLLA_FILL_LOWER, n, (CT *)a, n, (long long)n * n, info,  \
+                                                    batch);                                                        \
+        }                                                                                                          \
+        static smallla_status_t poinv(smallla_handle_t h, int n, const T *a, T *c, int *info, int batch) {         \
+            return smallla_##x##poinvStridedBatched(h, SMALLLA_FILL_LOWER, n, (const CT *)a, n, (long long)n * n,  \
+                                                    (CT *)c, n, (long long)n * n, info, batch);                    \
         }                                                                                                          \
     };
 BENCH_PRECISION(float, float, s, 's')
@@ -329,6 +357,9 @@ double flops(const std::string &routine, int n) {
     if (routine == "getrf") return 2.0 / 3.0 * c;
     if (routine == "getri") return 4.0 / 3.0 * c;
     if (routine == "matinv") return 2.0 * c;
+    if (routine == "potrf" || routine == "posv") return c / 3.0;
+    if (routine == "potri") return 2.0 / 3.0 * c;
+    if (routine == "poinv") return c;
     return 2.0 * n * n;
 }
 
@@ -347,6 +378,21 @@ template <class T> void fill_random(std::vector<T> &a, std::mt19937 &gen) {
         if constexpr (is_complex_v<T>) v = T(u(gen), u(gen));
         else v = T(u(gen));
     }
+}
+
+// Hermitian positive definite by diagonal dominance: a real diagonal of 2n over the uniform entries (only the
+// lower triangle is read).
+template <class T> void make_hpd(std::vector<T> &a, int n) {
+    const size_t elems = (size_t)n * n;
+    for (size_t b = 0; b < a.size() / elems; ++b)
+        for (int i = 0; i < n; ++i) a[b * elems + (size_t)i * n + i] = T(2.0 * n);
+}
+
+bool is_cholesky(const std::string &routine) {
+    return routine == "potrf" || routine == "posv" || routine == "potri" || routine == "poinv";
+}
+bool is_known(const std::string &routine) {
+    return routine == "getrf" || routine == "getri" || routine == "matinv" || routine == "getrs" || is_cholesky(routine);
 }
 
 // Row order of LAPACK's interchanges (1-based ipiv): row i of P A is row rows[i] of A.
@@ -397,6 +443,36 @@ template <class T> struct lapack_loop {
 #pragma omp parallel for schedule(static) if (parallel)
         for (int b = 0; b < batch; ++b)
             f.getrs("N", &n, &one, LU + b * elems(), &n, ipiv + (size_t)b * n, X + (size_t)b * n, &n, info + b, 1);
+    }
+    void potrf(T *W, int *info) {
+#pragma omp parallel for schedule(static) if (parallel)
+        for (int b = 0; b < batch; ++b) f.potrf("L", &n, W + b * elems(), &n, info + b, 1);
+    }
+    void posv(T *W, T *X, int *info) {
+        const int one = 1;
+#pragma omp parallel for schedule(static) if (parallel)
+        for (int b = 0; b < batch; ++b) {
+            f.potrf("L", &n, W + b * elems(), &n, info + b, 1);
+            f.potrs("L", &n, &one, W + b * elems(), &n, X + (size_t)b * n, &n, info + b, 1);
+        }
+    }
+    void potri(T *W, int *info) {
+#pragma omp parallel for schedule(static) if (parallel)
+        for (int b = 0; b < batch; ++b) f.potri("L", &n, W + b * elems(), &n, info + b, 1);
+    }
+    void poinv(const T *A, T *C, int *info) {
+#pragma omp parallel for schedule(static) if (parallel)
+        for (int b = 0; b < batch; ++b) {
+            T *c = C + b * elems();
+            std::memcpy(c, A + b * elems(), sizeof(T) * elems());
+            f.potrf("L", &n, c, &n, info + b, 1);
+            f.potri("L", &n, c, &n, info + b, 1);
+            for (int j = 1; j < n; ++j)
+                for (int i = 0; i < j; ++i) {
+                    if constexpr (is_complex_v<T>) c[(size_t)j * n + i] = std::conj(c[(size_t)i * n + j]);
+                    else c[(size_t)j * n + i] = c[(size_t)i * n + j];
+                }
+        }
     }
 };
 
@@ -452,6 +528,18 @@ template <class T> void bench_case(context &c, int n, int batch) {
     std::vector<int> ipiv((size_t)n * batch), info(batch);
     fill_random(A, gen);
     for (auto &v : B) v = T(1);
+    // The Cholesky family's inputs: the same entries made positive definite, and smallla's factors for potri.
+    std::vector<T> H, F;
+    bool chol = false, need_chol_factors = false;
+    for (const std::string &r : c.opt.routines) chol |= is_cholesky(r), need_chol_factors |= r == "potri";
+    if (chol) {
+        H = A;
+        make_hpd(H, n);
+    }
+    if (need_chol_factors) {
+        F = H;
+        P::potrf(c.h, n, F.data(), info.data(), batch);
+    }
     // Factors shared by getri and getrs (smallla's; each anchor's own are the same up to rounding).
     bool need_factors = false;
     for (const std::string &r : c.opt.routines) need_factors |= r == "getri" || r == "getrs";
@@ -468,12 +556,14 @@ template <class T> void bench_case(context &c, int n, int batch) {
                                                         batch, c.threads);
 #if SMALLLA_BENCH_HAVE_EIGEN
     std::unique_ptr<bench::eigen_lu<T>> eig;
+    std::unique_ptr<bench::eigen_llt<T>> eig_llt;
     bool eig_factored = false;
     // In the OpenMP loop; in --large at a batch smaller than the thread count, a plain loop in which Eigen's
     // own (OpenMP) matrix products may use the threads.
     const bool eig_parallel = !(c.opt.large && batch < c.threads);
     if (c.have[EIGEN]) {
         eig = bench::make_eigen_lu<T>(n, batch);
+        if (chol) eig_llt = bench::make_eigen_llt<T>(n, batch);
         // The check, once per precision and order (the first batch of --batches).
         const bool checked = std::any_of(c.checks.begin(), c.checks.end(),
                                          [&](const eigen_check &k) { return k.precision == P::name && k.n == n; });
@@ -483,12 +573,19 @@ template <class T> void bench_case(context &c, int n, int batch) {
 #endif
 
     for (const std::string &routine : c.opt.routines) {
-        if (routine != "getrf" && routine != "getri" && routine != "matinv" && routine != "getrs") continue;
+        if (!is_known(routine)) continue;
         result r{P::name, routine, n, batch, c.threads, absent, {}, -1};
         for (double &v : r.anchor_ns) v = absent;
         std::function<void()> setup = [] {};
         if (routine == "getrf") setup = [&] { std::memcpy(W.data(), A.data(), sizeof(T) * elems * batch); };
         if (routine == "getrs") setup = [&] { std::memcpy(X.data(), B.data(), sizeof(T) * n * batch); };
+        if (routine == "potrf") setup = [&] { std::memcpy(W.data(), H.data(), sizeof(T) * elems * batch); };
+        if (routine == "posv")
+            setup = [&] {
+                std::memcpy(W.data(), H.data(), sizeof(T) * elems * batch);
+                std::memcpy(X.data(), B.data(), sizeof(T) * n * batch);
+            };
+        if (routine == "potri") setup = [&] { std::memcpy(W.data(), F.data(), sizeof(T) * elems * batch); };
 
         progress(c, P::name, routine, n, batch, "smallla");
         std::function<void()> ours;
@@ -496,6 +593,10 @@ template <class T> void bench_case(context &c, int n, int batch) {
         if (routine == "getri") ours = [&] { P::getri(c.h, n, LU.data(), ipiv.data(), W.data(), info_w.data(), batch); };
         if (routine == "matinv") ours = [&] { P::matinv(c.h, n, A.data(), W.data(), info_w.data(), batch); };
         if (routine == "getrs") ours = [&] { P::getrs(c.h, n, LU.data(), ipiv.data(), X.data(), batch); };
+        if (routine == "potrf") ours = [&] { P::potrf(c.h, n, W.data(), info_w.data(), batch); };
+        if (routine == "posv") ours = [&] { P::posv(c.h, n, W.data(), X.data(), info_w.data(), batch); };
+        if (routine == "potri") ours = [&] { P::potri(c.h, n, W.data(), info_w.data(), batch); };
+        if (routine == "poinv") ours = [&] { P::poinv(c.h, n, H.data(), W.data(), info_w.data(), batch); };
         r.smallla_ns = time_best(setup, ours, c.opt.min_time) / batch * 1e9;
 
         for (int a : c.opt.anchors) {
@@ -511,7 +612,12 @@ template <class T> void bench_case(context &c, int n, int batch) {
                 if (routine == "getri") theirs = [&, e] { e->getri(W.data(), eig_parallel); };
                 if (routine == "matinv") theirs = [&, e] { e->matinv(A.data(), W.data(), eig_parallel); };
                 if (routine == "getrs") theirs = [&, e] { e->getrs(B.data(), X.data(), eig_parallel); };
+                bench::eigen_llt<T> *e2 = eig_llt.get();
+                if (routine == "potrf") theirs = [&, e2] { e2->potrf(W.data(), eig_parallel); };
+                if (routine == "posv") theirs = [&, e2] { e2->posv(W.data(), X.data(), eig_parallel); };
+                if (routine == "poinv") theirs = [&, e2] { e2->poinv(H.data(), W.data(), eig_parallel); };
 #endif
+                if (!theirs) continue;  // no Eigen counterpart (potri)
             } else {
                 lapack_loop<T> *l = loops[a].get();
                 std::fill(info_w.begin(), info_w.end(), 0);
@@ -519,6 +625,10 @@ template <class T> void bench_case(context &c, int n, int batch) {
                 if (routine == "getri") theirs = [&, l] { l->getri(LU.data(), ipiv.data(), W.data(), info_w.data()); };
                 if (routine == "matinv") theirs = [&, l] { l->matinv(A.data(), W.data(), info_w.data()); };
                 if (routine == "getrs") theirs = [&, l] { l->getrs(LU.data(), ipiv.data(), X.data(), info_w.data()); };
+                if (routine == "potrf") theirs = [&, l] { l->potrf(W.data(), info_w.data()); };
+                if (routine == "posv") theirs = [&, l] { l->posv(W.data(), X.data(), info_w.data()); };
+                if (routine == "potri") theirs = [&, l] { l->potri(W.data(), info_w.data()); };
+                if (routine == "poinv") theirs = [&, l] { l->poinv(H.data(), W.data(), info_w.data()); };
             }
             r.anchor_ns[a] = time_best(setup, theirs, c.opt.min_time) / batch * 1e9;
             if (a != EIGEN) {
@@ -614,7 +724,8 @@ std::string csv_quote(const std::string &s) {
 
 const char *usage_text =
     "usage: smallla-bench-host [--precisions sdcz] [--sizes 2-32,48,64,128] [--batches LIST]\n"
-    "                          [--routines getrf,getri,matinv,getrs] [--anchors LIST] [--min-time SECONDS]\n"
+    "                          [--routines getrf,getri,matinv,getrs,potrf,posv,potri,poinv] [--anchors LIST]\n"
+    "                          [--min-time SECONDS]\n"
     "                          [--large] [--out FILE.csv]\n"
     "\n"
     "Times smallla's host backend against the anchors of issue 32 on the same threads (OMP_NUM_THREADS) and data;\n"
@@ -673,6 +784,11 @@ int main(int argc, char **argv) {
         }
         if (std::find(opt.anchors.begin(), opt.anchors.end(), id) == opt.anchors.end()) opt.anchors.push_back(id);
     }
+    for (const std::string &r : opt.routines)
+        if (!is_known(r)) {
+            std::fprintf(stderr, "unknown routine '%s'\n\n%s", r.c_str(), usage_text);
+            return 2;
+        }
     for (int n : opt.sizes)
         if (n < 1) {
             std::fprintf(stderr, "orders must be >= 1\n");
@@ -701,8 +817,9 @@ int main(int argc, char **argv) {
         if (a == EIGEN) {
 #if SMALLLA_BENCH_HAVE_EIGEN
             c.have[a] = true;
-            what = "Eigen " SMALLLA_BENCH_EIGEN_VERSION " PartialPivLU, fixed-size Matrix<T, N, N> for n <= 32, "
-                   "dynamic above; compiled with " SMALLLA_BENCH_EIGEN_FLAGS;
+            what = "Eigen " SMALLLA_BENCH_EIGEN_VERSION " PartialPivLU, fixed-size Matrix<T, N, N> for n <= 32, dynamic "
+                   "above, and LLT (fixed at the host table's orders, eigen_anchor.hpp); compiled with "
+                   SMALLLA_BENCH_EIGEN_FLAGS;
 #else
             what = "absent: " SMALLLA_BENCH_EIGEN_MISSING;
 #endif
@@ -726,7 +843,7 @@ int main(int argc, char **argv) {
         for (int n : opt.sizes) {
             (void)n;
             for (const std::string &r : opt.routines)
-                if (r == "getrf" || r == "getri" || r == "matinv" || r == "getrs")
+                if (is_known(r))
                     c.cases_total += opt.batches.empty() ? 1 : (int)opt.batches.size();
         }
     }

@@ -69,10 +69,53 @@ public:
     }
 };
 
+template <class T, int N> class eigen_llt_n final : public eigen_llt<T> {
+    using mat = Eigen::Matrix<T, N, N>;
+    using vec = Eigen::Matrix<T, N, 1>;
+    using llt_t = Eigen::LLT<mat, Eigen::Lower>;
+
+    int n_, batch_;
+    std::vector<llt_t> llt_;
+
+    size_t elems() const { return (size_t)n_ * n_; }
+    Eigen::Map<const mat> in(const T *A, int b) const { return Eigen::Map<const mat>(A + b * elems(), n_, n_); }
+
+public:
+    eigen_llt_n(int n, int batch) : n_(n), batch_(batch), llt_((size_t)batch, llt_t(n)) {}
+
+    void potrf(const T *A, bool parallel) override {
+        for_each_matrix(batch_, parallel, [&](int b) { llt_[b].compute(in(A, b)); });
+    }
+    void posv(const T *A, T *X, bool parallel) override {
+        for_each_matrix(batch_, parallel, [&](int b) {
+            const llt_t llt(in(A, b));
+            Eigen::Map<vec> x(X + (size_t)b * n_, n_);
+            x = llt.solve(x);
+        });
+    }
+    void poinv(const T *A, T *C, bool parallel) override {
+        for_each_matrix(batch_, parallel, [&](int b) {
+            const llt_t llt(in(A, b));
+            Eigen::Map<mat>(C + b * elems(), n_, n_) = llt.solve(mat::Identity(n_, n_));
+        });
+    }
+};
+
 template <class T, int... M>
 std::unique_ptr<eigen_lu<T>> make_fixed(int n, int batch, std::integer_sequence<int, M...>) {
     std::unique_ptr<eigen_lu<T>> made;
     ((n == M + 1 ? (void)(made = std::make_unique<eigen_lu_n<T, M + 1>>(n, batch)) : (void)0), ...);
+    return made;
+}
+
+// LLT's fixed sizes: the orders of the committed host table (each fixed size costs the build about ten seconds per
+// precision; the others take the dynamic LLT).
+using llt_fixed_orders = std::integer_sequence<int, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 32>;
+
+template <class T, int... M>
+std::unique_ptr<eigen_llt<T>> make_fixed_llt(int n, int batch, std::integer_sequence<int, M...>) {
+    std::unique_ptr<eigen_llt<T>> made;
+    ((n == M ? (void)(made = std::make_unique<eigen_llt_n<T, M>>(n, batch)) : (void)0), ...);
     return made;
 }
 
@@ -83,6 +126,12 @@ template <class T> std::unique_ptr<eigen_lu<T>> make_eigen_lu(int n, int batch) 
     return std::make_unique<eigen_lu_n<T, Eigen::Dynamic>>(n, batch);
 }
 
+template <class T> std::unique_ptr<eigen_llt<T>> make_eigen_llt(int n, int batch) {
+    if (std::unique_ptr<eigen_llt<T>> fixed = make_fixed_llt<T>(n, batch, llt_fixed_orders{})) return fixed;
+    return std::make_unique<eigen_llt_n<T, Eigen::Dynamic>>(n, batch);
+}
+
 template std::unique_ptr<eigen_lu<scalar>> make_eigen_lu<scalar>(int n, int batch);
+template std::unique_ptr<eigen_llt<scalar>> make_eigen_llt<scalar>(int n, int batch);
 
 }  // namespace bench

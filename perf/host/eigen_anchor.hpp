@@ -1,4 +1,4 @@
-// The Eigen anchor of smallla-bench-host: Eigen's PartialPivLU over a batch of n x n column-major matrices, as a
+// The Eigen anchor of smallla-bench-host: Eigen's PartialPivLU (and LLT, for the Cholesky family) over a batch of n x n column-major matrices, as a
 // C++ user writes it for small matrices: the fixed-size PartialPivLU<Matrix<T, N, N>> for n <= 32, the dynamic
 // PartialPivLU<MatrixX> above. Declared here without Eigen's headers; eigen_anchor.cpp is compiled once per
 // precision (each a translation unit of 33 instantiations) and defines make_eigen_lu<T> for its T.
@@ -27,8 +27,22 @@ public:
     virtual void factors(int b, T *LU, int *rows) const = 0;
 };
 
+// Eigen's LLT (lower) over the same batches: the Cholesky family's anchor; fixed-size Matrix<T, N, N> at n = 2-4, 6,
+// 8, 12-32 by 4 (the host table's orders), dynamic at the others.
+template <class T> class eigen_llt {
+public:
+    virtual ~eigen_llt() = default;
+    // potrf: llt[b].compute(A_b), the factor left in the object (A_b is W's matrix b, read only).
+    virtual void potrf(const T *A, bool parallel) = 0;
+    // posv: X_b = LLT(A_b).solve(X_b), one right-hand side per matrix.
+    virtual void posv(const T *A, T *X, bool parallel) = 0;
+    // poinv: C_b = LLT(A_b).solve(identity), the full inverse.
+    virtual void poinv(const T *A, T *C, bool parallel) = 0;
+};
+
 // The anchor for order n (>= 1) and batch matrices. Defined for float, double, std::complex<float> and
 // std::complex<double> (one translation unit each).
 template <class T> std::unique_ptr<eigen_lu<T>> make_eigen_lu(int n, int batch);
+template <class T> std::unique_ptr<eigen_llt<T>> make_eigen_llt(int n, int batch);
 
 }  // namespace bench
