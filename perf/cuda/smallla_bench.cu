@@ -17,6 +17,9 @@
 // and order and printed as a "# copy" line). gflops uses LAPACK Working Note 41's counts (complex:
 // 4x the real count). vendor: the cuBLAS batched routine, for matinv beyond n = 32 (where matinvBatched
 // stops) cuBLAS's getrfBatched + getriBatched, timed together.
+// --grid: n x batch cells of getrf, getrf + getrs, matinv and potrf, each against cuBLAS's batched routine (for potrf
+// cuSOLVER's potrfBatched, in the same column), cuSOLVER's single-matrix routine looped over the batch on one stream
+// and on four, and cuBLAS's strided-batched GEMM of the same order and batch.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -93,6 +96,12 @@ template <class C> struct prec;
         }                                                                                                      \
         static cusolverStatus_t s_getrf_work(cusolverDnHandle_t h, int n, C *a, int *lw) {                     \
             return cusolverDn##X##getrf_bufferSize(h, n, n, (V *)a, n, lw);                                    \
+        }                                                                                                      \
+        static cusolverStatus_t s_potrf_work(cusolverDnHandle_t h, int n, C *a, int *lw) {                     \
+            return cusolverDn##X##potrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, (V *)a, n, lw);               \
+        }                                                                                                      \
+        static cusolverStatus_t s_potrf(cusolverDnHandle_t h, int n, C *a, C *w, int lw, int *info) {          \
+            return cusolverDn##X##potrf(h, CUBLAS_FILL_MODE_LOWER, n, (V *)a, n, (V *)w, lw, info);            \
         }                                                                                                      \
         static cusolverStatus_t s_getrf(cusolverDnHandle_t h, int n, C *a, C *w, int *p, int *info) {          \
             return cusolverDn##X##getrf(h, n, n, (V *)a, n, (V *)w, p, info);                                  \
@@ -500,6 +509,18 @@ template <class C> void run_grid_cell(const options &o, const std::string &op, i
             });
             (lanes == 1 ? s1 : s4) = t;
         }
+    } else if (op == "potrf") {  // A0 made positive definite by the caller; lower triangle
+        flops = cplx * flops_potrf(n) * batch;
+        ms = median_ms(o.reps, reset_A, [&] { CS(P::potrf(handle, SMALLLA_FILL_LOWER, n, A, n, sA, info, b)); });
+        cublas_ms = median_ms(o.reps, reset_A, [&] { P::v_potrf(n, (C **)pa, info, b); });  // cuSOLVER potrfBatched
+        for (int lanes : {1, 4}) {
+            const double t = median_ms(o.reps, reset_A, [&] {
+                on_lanes(lanes, b, [&](int m, int l) {
+                    P::s_potrf(solver_on(l), n, A + m * sA, work + (size_t)(l == 0 ? 0 : l - 1) * lwork, lwork, info + m);
+                });
+            });
+            (lanes == 1 ? s1 : s4) = t;
+        }
     } else if (op == "getrs") {
         flops = cplx * (flops_getrf(n) + 2.0 * n * n - n) * batch;
         ms = median_ms(o.reps, reset_AB, [&] {
@@ -591,7 +612,10 @@ template <class C> void run_grid(const options &o, int n) {
     CK(cudaMalloc(&pa, sizeof(void *) * max_batch));
     CK(cudaMalloc(&pb, sizeof(void *) * max_batch));
     CK(cudaMalloc(&pc, sizeof(void *) * max_batch));
+    int lwork_potrf = 0;
     if (P::s_getrf_work(solvers[0], n, A, &lwork) != CUSOLVER_STATUS_SUCCESS) std::exit(2);
+    if (P::s_potrf_work(solvers[0], n, A, &lwork_potrf) != CUSOLVER_STATUS_SUCCESS) std::exit(2);
+    lwork = std::max(lwork, lwork_potrf);
     CK(cudaMalloc(&work, sizeof(C) * (size_t)std::max(lwork, 1) * 4));
     make_pointers<<<1024, 256, 0, stream>>>(pa, (char *)A, (long long)mat_bytes, (int)max_batch);
     make_pointers<<<1024, 256, 0, stream>>>(pb, (char *)B, (long long)n * sizeof(C), (int)max_batch);
@@ -603,7 +627,7 @@ template <class C> void run_grid(const options &o, int n) {
             if (batch > max_batch) continue;
             std::fprintf(stderr, "\r[%d/%d] %s %s n=%d batch=%lld ...      ", done_rows, total_rows, op.c_str(), P::name, n,
                          batch);
-            fill(A0, (long long)n * n * batch, n, 0.0, 0xC0FFEEull * (n + 1) + batch + op.size());
+            fill(A0, (long long)n * n * batch, n, op == "potrf" ? 2.0 * n : 0.0, 0xC0FFEEull * (n + 1) + batch + op.size());
             run_grid_cell<C>(o, op, n, batch, A0, A, B0, B, Cm, work, lwork, piv, info, pa, pb, pc);
         }
     }
@@ -640,7 +664,7 @@ int main(int argc, char **argv) {
         else {
             std::printf("usage: smallla-bench [--ops getrf,getrf_nopiv,matinv,getri,getrs,potrf,posv,potri,poinv,gemm] [--precs s,d,c,z]\n"
                         "       [--n 1-32,64] [--gib 1] [--batch B] [--reps 5] [--nrhs 1] [--csv file] [--no-vendor]\n"
-                        "       smallla-bench --grid [--ops getrf,getrs,matinv] [--precs ...] [--n 64,128,...]\n"
+                        "       smallla-bench --grid [--ops getrf,getrs,matinv,potrf] [--precs ...] [--n 64,128,...]\n"
                         "       [--batches 1,2,4,...] [--max-gib 8] [--reps 3] [--csv file]\n");
             return a == "--help" ? 0 : 2;
         }
