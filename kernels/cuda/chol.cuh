@@ -658,6 +658,76 @@ cudaError_t launch_chol_solve_pointers(const chol_launch<T> &a, long long first,
     return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
 }
 
+// ---- potri and poinv by cuBLAS's TRSM (the dispatch's): the lower form in scratch, the identity, the result ----------
+// F = the lower form of matrix first + b (its upper part zero); for potri (the inverse op) also info = the first zero
+// diagonal entry of the factor, as xTRTRI's. blockIdx.x: the matrix, blockIdx.y: a group of columns.
+template <class T>
+__global__ void chol_lower_form(chol_launch<T> a, long long first, T *F, long long f_stride) {
+    using R = real_t<T>;
+    const long long b = first + blockIdx.x;
+    const int n = a.n;
+    const T *m = a.A[b];
+    const long long ld = a.A.ld;
+    T *f = F + blockIdx.x * f_stride;
+    for (int j = blockIdx.y; j < n; j += gridDim.y)
+        for (int i = threadIdx.x; i < n; i += blockDim.x)
+            f[i + (long long)j * n] = i < j ? T(R(0)) : a.upper ? conj(m[j + (long long)i * ld]) : m[i + (long long)j * ld];
+    if (a.op == chol_op::inverse && blockIdx.y == 0) {
+        __shared__ int first_zero;
+        if (threadIdx.x == 0) first_zero = 0x7fffffff;
+        __syncthreads();
+        for (int k = threadIdx.x; k < n; k += blockDim.x)
+            if (real_of(m[k + (long long)k * ld]) == R(0)) atomicMin(&first_zero, k + 1);
+        __syncthreads();
+        if (threadIdx.x == 0) a.info[b] = first_zero == 0x7fffffff ? 0 : first_zero;
+    }
+}
+
+// W = I for the matrices whose info is 0.
+template <class T> __global__ void chol_identity(chol_launch<T> a, long long first, T *W, long long w_stride) {
+    using R = real_t<T>;
+    const long long b = first + blockIdx.x;
+    if (a.info[b] != 0) return;
+    const int n = a.n;
+    T *w = W + blockIdx.x * w_stride;
+    for (int j = blockIdx.y; j < n; j += gridDim.y)
+        for (int i = threadIdx.x; i < n; i += blockDim.x) w[i + (long long)j * n] = T(R(i == j ? 1 : 0));
+}
+
+// The result from W = inv(A) (its lower triangle; the diagonal's imaginary part dropped): potri writes A's uplo
+// triangle, poinv all of C, exactly Hermitian. The matrices whose info is not 0 are not written.
+template <class T> __global__ void chol_store_inverse(chol_launch<T> a, long long first, const T *W, long long w_stride) {
+    const long long b = first + blockIdx.x;
+    if (a.info[b] != 0) return;
+    const int n = a.n;
+    const T *w = W + blockIdx.x * w_stride;
+    T *out = a.op == chol_op::inverse ? a.A[b] : a.B[b];
+    const long long ld = a.op == chol_op::inverse ? a.A.ld : a.B.ld;
+    for (int j = blockIdx.y; j < n; j += gridDim.y)
+        for (int i = j + threadIdx.x; i < n; i += blockDim.x) {
+            const T v = i == j ? real_only(w[i + (long long)j * n]) : w[i + (long long)j * n];
+            if (a.op == chol_op::inverse) {
+                if (a.upper) out[j + (long long)i * ld] = conj(v);
+                else out[i + (long long)j * ld] = v;
+            } else {
+                out[i + (long long)j * ld] = v;
+                if (i > j) out[j + (long long)i * ld] = conj(v);
+            }
+        }
+}
+
+template <class T>
+cudaError_t launch_chol_inverse_part(const chol_launch<T> &a, int part, long long first, long long count, T *M,
+                                     long long stride, cudaStream_t stream) {
+    if (count <= 0) return cudaSuccess;
+    const unsigned groups = (unsigned)(a.n < 64 ? a.n : 64);
+    const dim3 grid((unsigned)count, groups);
+    if (part == 0) chol_lower_form<T><<<grid, 128, 0, stream>>>(a, first, M, stride);
+    else if (part == 1) chol_identity<T><<<grid, 128, 0, stream>>>(a, first, M, stride);
+    else chol_store_inverse<T><<<grid, 128, 0, stream>>>(a, first, M, stride);
+    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
+}
+
 template <class T>
 cudaError_t launch_chol_step(const chol_launch<T> &a, int k, const T *S, long long s_stride, cudaStream_t stream) {
     const int w = a.n - k < chol_step_nb ? a.n - k : chol_step_nb, rows = a.n - k - w;
@@ -680,6 +750,8 @@ cudaError_t launch_chol_step(const chol_launch<T> &a, int k, const T *S, long lo
     template cudaError_t launch_chol_panels<T>(const chol_launch<T> &, cudaStream_t);                         \
     template cudaError_t launch_chol_step<T>(const chol_launch<T> &, int, const T *, long long, cudaStream_t); \
     template cudaError_t launch_chol_solve<T>(const chol_launch<T> &, std::size_t, cudaStream_t);             \
+    template cudaError_t launch_chol_inverse_part<T>(const chol_launch<T> &, int, long long, long long, T *,   \
+                                                     long long, cudaStream_t);                                 \
     template cudaError_t launch_chol_solve_pointers<T>(const chol_launch<T> &, long long, long long, T *,      \
                                                        const T **, T **, cudaStream_t);                        \
     template std::size_t chol_block_bytes<T>(int, bool);                                                      \

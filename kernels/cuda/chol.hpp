@@ -62,6 +62,14 @@ template <class T>
 cudaError_t launch_chol_solve_pointers(const chol_launch<T> &a, long long first, long long count, T *standin,
                                        const T **pa, T **pb, cudaStream_t stream);
 
+// potri and poinv by cuBLAS's TRSM (the dispatch's), over matrices first .. first + count - 1 with M one n x n
+// scratch matrix each (matrix i at M + i*stride): part 0, M = the lower form (potri: also info, xTRTRI's zero
+// diagonal); part 1, M = I where info is 0; part 2, M = inv(A) written where info is 0 (potri: A's uplo triangle;
+// poinv: all of C, exactly Hermitian). A launch error is left for cudaGetLastError.
+template <class T>
+cudaError_t launch_chol_inverse_part(const chol_launch<T> &a, int part, long long first, long long count, T *M,
+                                     long long stride, cudaStream_t stream);
+
 // One thread block per matrix, any order: the lower form of the matrix in shared memory when it fits
 // (chol_block_bytes(n, true) <= the device's limit), else in scratch (n*n elements per matrix of the launch:
 // matrices first .. first + count - 1). Returns an error of setting the kernel's shared memory size; a launch

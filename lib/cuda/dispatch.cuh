@@ -354,6 +354,55 @@ template <class T> smallla_status_t chol_solve_blocked(context &ctx, const char 
     return SMALLLA_SUCCESS;
 }
 
+// potri and poinv by cuBLAS's TRSM (family blocked), in chunks of at most 256 MiB of scratch: F = the lower form
+// (poinv: then factored by chol_blocked, which sets info; potri: info from F's zero diagonal), W = I, W = inv(L) W,
+// W = inv(L)^H W = inv(A), then the result stored where info is 0 (the others solve into a stand-in).
+template <class T> smallla_status_t chol_inverse_blocked(context &ctx, const char *name, const chol_launch<T> &l) {
+    using B = typename blas_types<T>::B;
+    cublasHandle_t h = nullptr;
+    if (smallla_status_t st = blas_on_stream(ctx, name, h); st != SMALLLA_SUCCESS) return st;
+    const cudaStream_t stream = stream_of(ctx);
+    const int n = l.n;
+    const long long nn = (long long)n * n;
+    const size_t per_matrix = 2 * (size_t)nn * sizeof(T) + 2 * sizeof(void *);
+    const long long chunk =
+        std::max<long long>(1, std::min<long long>(l.batch, (long long)((size_t(256) << 20) / per_matrix)));
+    scratch ws;
+    if (smallla_status_t st = ws.allocate(ctx, name, 2 * (size_t)chunk * sizeof(void *) + (2 * chunk + 1) * (size_t)nn * sizeof(T));
+        st != SMALLLA_SUCCESS)
+        return st;
+    void **arrays = static_cast<void **>(ws.ptr);
+    const T **pa = static_cast<const T **>(static_cast<void *>(arrays));
+    T **pw = static_cast<T **>(static_cast<void *>(arrays + chunk));
+    T *F = static_cast<T *>(static_cast<void *>(arrays + 2 * chunk));
+    T *W = F + chunk * nn, *standin = W + chunk * nn;
+    const B one = blas_types<T>::one();
+    const cublasOperation_t herm = scalar_traits<T>::is_complex ? CUBLAS_OP_C : CUBLAS_OP_T;
+    for (long long first = 0; first < l.batch; first += chunk) {
+        const int count = (int)std::min(chunk, l.batch - first);
+        launch_chol_inverse_part<T>(l, 0, first, count, F, nn, stream);
+        if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS) return st;
+        chol_launch<T> f{chol_op::factor, false, n, 0, batch_ref<T>{F, nullptr, nn, n}, batch_ref<T>{}, l.info + first,
+                         count};
+        if (l.op == chol_op::full_inverse)
+            if (smallla_status_t st = chol_blocked<T>(ctx, name, f); st != SMALLLA_SUCCESS) return st;
+        launch_chol_inverse_part<T>(l, 1, first, count, W, nn, stream);
+        f.B = batch_ref<T>{W, nullptr, nn, n};
+        launch_chol_solve_pointers<T>(f, 0, count, standin, pa, pw, stream);
+        if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS) return st;
+        for (const cublasOperation_t op : {CUBLAS_OP_N, herm})  // inv(L) W, then inv(L)^H W
+            if (smallla_status_t st = check_blas(ctx, name,
+                                                 blas_trsm_pointers(h, CUBLAS_FILL_MODE_LOWER, op, CUBLAS_DIAG_NON_UNIT, n,
+                                                                    n, &one, reinterpret_cast<const B *const *>(pa), n,
+                                                                    reinterpret_cast<B *const *>(pw), n, count));
+                st != SMALLLA_SUCCESS)
+                return st;
+        launch_chol_inverse_part<T>(l, 2, first, count, W, nn, stream);
+        if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS) return st;
+    }
+    return SMALLLA_SUCCESS;
+}
+
 template <class T> smallla_status_t chol_routed(context &ctx, const char *name, routine r, const chol_launch<T> &l) {
     clear_stale_error();
     const family f = route(ctx, r, scalar_traits<T>::letter, l.n, l.batch);
@@ -362,6 +411,8 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
         return check_launch(ctx, name);
     }
     if (l.op == chol_op::solve && f == family::blocked) return chol_solve_blocked<T>(ctx, name, l);
+    if ((l.op == chol_op::inverse || l.op == chol_op::full_inverse) && f == family::blocked)
+        return chol_inverse_blocked<T>(ctx, name, l);
     if ((f == family::panels && l.n <= chol_panel_max_order) || f == family::blocked) {
         if (l.op != chol_op::factor) return no_kernel(ctx, name, l.n);
         if (f == family::blocked) {

@@ -11,8 +11,8 @@ namespace smallla {
 namespace cuda_kernels {
 
 enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
-// The Cholesky family (chol.cuh) has lane (n <= 32), panels (potrf, posv; n <= 1024), blocked (potrf, posv; potrs
-// and posv's solve by cuBLAS's TRSM) and one_block (potrs: a warp per right-hand side).
+// The Cholesky family (chol.cuh) has lane (n <= 32), panels (potrf, posv; n <= 1024), blocked (potrf, posv; potrs,
+// posv's solve, potri and poinv by cuBLAS's TRSM) and one_block (potrs: a warp per right-hand side).
 constexpr bool is_cholesky(routine r) { return r >= routine::potrf; }
 
 // The kernel families. Each family exists only for some orders (family_exists, below).
@@ -59,7 +59,7 @@ constexpr bool family_exists(routine r, family f, char p, int n) {
     if (is_cholesky(r))
         return n >= 1 && (f == family::one_block || (f == family::lane && n <= lane_max_order) ||
                           (f == family::panels && (r == routine::potrf || r == routine::posv) && n <= 1024) ||
-                          (f == family::blocked && (r == routine::potrf || r == routine::posv || r == routine::potrs)));
+                          f == family::blocked);
     const bool factor = r == routine::getrf || r == routine::getrf_nopiv;
     switch (f) {
     case family::thread: return n >= 1 && n <= (r == routine::getri ? thread_getri_max_order(p) : thread_max_order(p));
