@@ -95,6 +95,21 @@ def number(row, key):
     return v if v == v and v > 0 else None  # NaN or the bench's "no vendor" marks
 
 
+def range_rows(sel, precs, cells):
+    """Markdown rows, one per GPU_RANGES range that sel has: per precision, each of cells(rows of that precision)."""
+    out = []
+    for lo, hi in GPU_RANGES:
+        ns = sorted({int(r["n"]) for r in sel if lo <= int(r["n"]) <= hi})
+        if ns:
+            row = [c for p in precs for c in cells([r for r in sel if r["prec"] == p and lo <= int(r["n"]) <= hi])]
+            out.append("| %s | %s |" % (range_label(lo, hi, ns), " | ".join(row)))
+    return out
+
+
+def values(rows, key):
+    return [v for v in (number(r, key) for r in rows) if v is not None]
+
+
 def gpu_tables(rows):
     out = []
     ops = [op for op, _ in OPS if any(r["op"] == op for r in rows)]
@@ -106,16 +121,7 @@ def gpu_tables(rows):
         out.append("### %s\n" % heads.get(op, op))
         out.append("| n | " + " | ".join("%s of copy | %s vs cuBLAS" % (p, p) for p in precs) + " |")
         out.append("|---|" + "---|---|" * len(precs))
-        for lo, hi in GPU_RANGES:
-            ns = sorted({int(r["n"]) for r in sel if lo <= int(r["n"]) <= hi})
-            if not ns:
-                continue
-            cells = []
-            for p in precs:
-                cur = [r for r in sel if r["prec"] == p and lo <= int(r["n"]) <= hi]
-                cells.append(span([v for v in (number(r, "frac_copy") for r in cur) if v is not None]))
-                cells.append(span([v for v in (number(r, "speedup_vs_vendor") for r in cur) if v is not None]))
-            out.append("| %s | %s |" % (range_label(lo, hi, ns), " | ".join(cells)))
+        out += range_rows(sel, precs, lambda cur: [span(values(cur, "frac_copy")), span(values(cur, "speedup_vs_vendor"))])
         out.append("")
     return out
 
@@ -144,23 +150,14 @@ def chol_tables(rows):
         out.append("### %s\n" % head)
         out.append("| n | " + " | ".join("%s of copy | %s of GEMM | %s vs vendor" % (p, p, p) for p in precs) + " |")
         out.append("|---|" + "---|---|---|" * len(precs))
-        for lo, hi in GPU_RANGES:
-            ns = sorted({int(r["n"]) for r in sel if lo <= int(r["n"]) <= hi})
-            if not ns:
-                continue
-            cells = []
-            for p in precs:
-                cur = [r for r in sel if r["prec"] == p and lo <= int(r["n"]) <= hi]
-                cells.append(span([v for v in (number(r, "frac_copy") for r in cur) if v is not None]))
-                fr = [number(r, "gflops") / gemm[(p, int(r["n"]))] for r in cur
-                      if number(r, "gflops") and gemm.get((p, int(r["n"])))]
-                cells.append(span(fr))
-                cells.append(span([v for v in (number(r, "speedup_vs_vendor") for r in cur) if v is not None]))
-            out.append("| %s | %s |" % (range_label(lo, hi, ns), " | ".join(cells)))
+        of_gemm = lambda cur: [number(r, "gflops") / gemm[(r["prec"], int(r["n"]))] for r in cur
+                               if number(r, "gflops") and gemm.get((r["prec"], int(r["n"])))]
+        out += range_rows(sel, precs, lambda cur: [span(values(cur, "frac_copy")), span(of_gemm(cur)),
+                                                   span(values(cur, "speedup_vs_vendor"))])
         out.append("")
     if few:
-        out.append("Few large matrices (the batch given; the vendor is the same batched route, not yet cuSOLVER's single-matrix")
-        out.append("potrf looped): " + "; ".join("%s %s n = %s x %s: %.1f ms, %.2fx" % (
+        out.append("Few large matrices (the batch given; the vendor is potrfBatched; against cuSOLVER's single-matrix potrf")
+        out.append("looped, see part 5 of the GPU record): " + "; ".join("%s %s n = %s x %s: %.1f ms, %.2fx" % (
             r["op"], r["prec"], r["n"], r["batch"], float(r["ms"]), number(r, "speedup_vs_vendor") or 0) for r in few) + ".")
         out.append("")
     return out

@@ -31,6 +31,12 @@ template <class R> __device__ __forceinline__ R over_real(R x, R d) { return x /
 template <class R> __device__ __forceinline__ complex<R> over_real(complex<R> x, R d) { return {x.re / d, x.im / d}; }
 template <class T> __device__ __forceinline__ T real_only(T x) { return T(real_of(x)); }
 
+// Element (i, j), i >= j, of the lower form of a matrix stored with leading dimension ld (upper: the conjugate of
+// the stored (j, i)).
+template <class T> __device__ __forceinline__ T lower_form_at(const T *m, long long ld, bool upper, int i, int j) {
+    return upper ? conj(m[j + (long long)i * ld]) : m[i + (long long)j * ld];
+}
+
 // Shuffles within a group of W lanes (src and the xor offset relative to the group).
 template <int W, class R> __device__ __forceinline__ R group_shfl(unsigned mask, R v, int src) {
     return __shfl_sync(mask, v, src, W);
@@ -78,7 +84,7 @@ __global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_lau
 #pragma unroll
         for (int j = 0; j < W; ++j) {
             T v = T(R(j == lane ? 1 : 0));
-            if (row && j <= lane) v = a.upper ? conj(m[j + lane * ld]) : m[lane + j * ld];
+            if (row && j <= lane) v = lower_form_at(m, ld, a.upper, lane, j);
             r[j] = v;
         }
     }
@@ -280,15 +286,13 @@ __global__ void __launch_bounds__(chol_block_threads) chol_block_kernel(chol_lau
         const long long lda = a.A.ld;
         for (int idx = tid; idx < nn; idx += nt) {
             const int i = idx % n, j = idx / n;
-            if (i >= j) L[idx] = a.upper ? conj(m[j + i * lda]) : m[i + j * lda];
+            if (i >= j) L[idx] = lower_form_at(m, lda, a.upper, i, j);
         }
     }
     if (tid == 0) failed = 0;
     __syncthreads();
 
-    const chol_op op = a.op;
-    // posv after the panel kernels: the solve only where the factorization succeeded (info read, never written)
-    if (op == chol_op::solve && a.info != nullptr && a.info[b] != 0) return;
+    const chol_op op = a.op;  // factor (potrf; posv with its solve), inverse or full_inverse
     if (op == chol_op::factor || op == chol_op::full_inverse) {
         for (int k = 0; k < n; ++k) {
             if (tid == 0) {
@@ -317,7 +321,7 @@ __global__ void __launch_bounds__(chol_block_threads) chol_block_kernel(chol_lau
                 }
         __syncthreads();
     }
-    if (tid == 0 && a.info && op != chol_op::solve) a.info[b] = failed;
+    if (tid == 0) a.info[b] = failed;
 
     if (op == chol_op::factor) {  // the factor (also the part a failure leaves), then posv's solve
         T *m = a.A[b];
@@ -330,7 +334,7 @@ __global__ void __launch_bounds__(chol_block_threads) chol_block_kernel(chol_lau
         }
         if (failed) return;
     }
-    if (op == chol_op::factor || op == chol_op::solve) {
+    if (op == chol_op::factor) {
         T *B = a.B[b];
         const long long ldb = a.B.ld;
         const int nrhs = a.nrhs;
@@ -432,8 +436,7 @@ template <class T> __global__ void __launch_bounds__(1024) chol_panel_kernel(cho
     T *mat = a.A[b];
     const long long ld = a.A.ld;
     const bool upper = a.upper;
-    // element (i, j), i >= j, of the lower form
-    auto at = [&](int i, int j) -> T { return upper ? conj(mat[j + i * ld]) : mat[i + j * ld]; };
+    auto at = [&](int i, int j) { return lower_form_at(mat, ld, upper, i, j); };
     if (r < m) {
         T c[IB];
 #pragma unroll
@@ -510,7 +513,7 @@ __global__ void __launch_bounds__(chol_step_threads) chol_step_kernel(chol_launc
     const long long ld = a.A.ld;
     const bool upper = a.upper;
     const T *s = S != nullptr ? S + b * s_stride : nullptr;
-    auto at = [&](int i, int j) -> T { return upper ? conj(mat[j + (long long)i * ld]) : mat[i + (long long)j * ld]; };
+    auto at = [&](int i, int j) { return lower_form_at(mat, ld, upper, i, j); };
     for (int idx = tid; idx < NB * NB; idx += blockDim.x) {  // beyond w: zeros (the solve below reads them)
         const int i = idx % NB, j = idx / NB;
         if (i >= j) D[i * LD + j] = i >= w ? T(R(0)) : s ? at(k + i, k + j) - s[i + (long long)j * m] : at(k + i, k + j);
@@ -671,7 +674,7 @@ __global__ void chol_lower_form(chol_launch<T> a, long long first, T *F, long lo
     T *f = F + blockIdx.x * f_stride;
     for (int j = blockIdx.y; j < n; j += gridDim.y)
         for (int i = threadIdx.x; i < n; i += blockDim.x)
-            f[i + (long long)j * n] = i < j ? T(R(0)) : a.upper ? conj(m[j + (long long)i * ld]) : m[i + (long long)j * ld];
+            f[i + (long long)j * n] = i < j ? T(R(0)) : lower_form_at(m, ld, a.upper, i, j);
     if (a.op == chol_op::inverse && blockIdx.y == 0) {
         __shared__ int first_zero;
         if (threadIdx.x == 0) first_zero = 0x7fffffff;

@@ -12,7 +12,8 @@ namespace smallla {
 namespace cuda_kernels {
 
 // What a kernel does with its matrix. factor: potrf, and posv when nrhs > 0. solve: potrs (info nullptr), or
-// posv's solve after the panel kernels (info given: the matrices with info != 0 are skipped).
+// posv's solve after its factorization (info given: the matrices with info != 0 are skipped); the lane, warp and
+// TRSM solves take it, the one-block kernel does not (posv there factors and solves in one launch).
 enum class chol_op : int { factor, solve, inverse, full_inverse };
 
 // One call as the kernels see it. A: the matrices (read only for solve and full_inverse, whose const-ness the
