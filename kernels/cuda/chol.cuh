@@ -1,6 +1,7 @@
 // The Cholesky family's CUDA kernels (potrf, posv, potrs, potri, poinv), on the "lower form" of each matrix as on
 // the host (kernels/host/chol_host.hpp): its lower triangle is A's lower one, or the conjugate transpose of A's
 // upper one, so one text serves both triangles and the other triangle is never read or written.
+//  - Thread kernels, the smallest orders (chol_thread.cuh): a whole matrix per thread.
 //  - Lane kernels, n <= 32: a group of W = 4, 8, 16 or 32 lanes per matrix (the order rounded up; several
 //    matrices per warp below 32), lane i holding row i of the lower form in registers. There is no pivot search:
 //    each step broadcasts the pivot and the column's entries by shuffles. The inverse (potri, poinv) is computed
@@ -18,24 +19,11 @@
 // first zero diagonal element of the factor and then writes nothing.
 #pragma once
 
+#include "chol_thread.cuh"
 #include "cuda/chol.hpp"
 
 namespace smallla {
 namespace cuda_kernels {
-
-template <class R> __device__ __forceinline__ R real_of(R x) { return x; }
-template <class R> __device__ __forceinline__ R real_of(complex<R> x) { return x.re; }
-template <class R> __device__ __forceinline__ R times_real(R x, R r) { return x * r; }
-template <class R> __device__ __forceinline__ complex<R> times_real(complex<R> x, R r) { return {x.re * r, x.im * r}; }
-template <class R> __device__ __forceinline__ R over_real(R x, R d) { return x / d; }
-template <class R> __device__ __forceinline__ complex<R> over_real(complex<R> x, R d) { return {x.re / d, x.im / d}; }
-template <class T> __device__ __forceinline__ T real_only(T x) { return T(real_of(x)); }
-
-// Element (i, j), i >= j, of the lower form of a matrix stored with leading dimension ld (upper: the conjugate of
-// the stored (j, i)).
-template <class T> __device__ __forceinline__ T lower_form_at(const T *m, long long ld, bool upper, int i, int j) {
-    return upper ? conj(m[j + (long long)i * ld]) : m[i + (long long)j * ld];
-}
 
 // Shuffles within a group of W lanes (src and the xor offset relative to the group).
 template <int W, class R> __device__ __forceinline__ R group_shfl(unsigned mask, R v, int src) {
@@ -757,6 +745,7 @@ cudaError_t launch_chol_step(const chol_launch<T> &a, int k, const T *S, long lo
                                                      long long, cudaStream_t);                                 \
     template cudaError_t launch_chol_solve_pointers<T>(const chol_launch<T> &, long long, long long, T *,      \
                                                        const T **, T **, cudaStream_t);                        \
+    template cudaError_t launch_chol_thread<T>(const chol_launch<T> &, cudaStream_t);                         \
     template std::size_t chol_block_bytes<T>(int, bool);                                                      \
     template cudaError_t launch_chol_block<T>(const chol_launch<T> &, bool, T *, long long, long long, cudaStream_t);
 

@@ -35,6 +35,11 @@ constexpr int chol_lanes_max_order = 32;
 // error is left for cudaGetLastError.
 template <class T> cudaError_t launch_chol_lanes(const chol_launch<T> &a, cudaStream_t stream);
 
+// Thread kernels: a whole matrix per thread, n <= chol_thread_max_order (routes.hpp), every op; only the orders
+// and ops that a routing table sends to family::thread are compiled (cudaErrorInvalidValue for the others). A
+// launch error is left for cudaGetLastError.
+template <class T> cudaError_t launch_chol_thread(const chol_launch<T> &a, cudaStream_t stream);
+
 // The fused left-looking factorization (the seed paper's loop-exclusive kernel): a launch per panel of 8 columns,
 // a thread per row, the panel in shared memory; the factor op only (posv's solve then runs as the solve op of
 // launch_chol_block with info set, which skips the matrices that failed). n <= chol_panel_max_order.

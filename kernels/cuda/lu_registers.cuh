@@ -858,7 +858,6 @@ inline unsigned blocks_for_matrices(int batch, long long per_block) { return (un
 template <int N> inline unsigned blocks_for(int batch, int warps) {
     return blocks_for_matrices(batch, (long long)warps * group_shape<N>::per_warp);
 }
-template <int Warps> inline unsigned thread_blocks_for(int batch) { return blocks_for_matrices(batch, Warps * 32); }
 
 // A contiguous batch (strided, ld == n, stride == n*n; the stride is irrelevant for one matrix): the thread
 // kernels move it through their warp tile with coalesced accesses.
@@ -896,7 +895,7 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, fa
     const bool pivoting = a.ipiv.base != nullptr;
     if constexpr (compiled<T, N>(routine::getrf, family::thread) || compiled<T, N>(routine::getrf_nopiv, family::thread)) {
         if (f == family::thread) {
-            constexpr int W = thread_warps_per_block<T, N>();
+            constexpr int W = thread_warps_per_block<T, N * N>();
             getrf_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch, contiguous(a.A, N, a.batch));
             return;
@@ -939,7 +938,7 @@ template <class T, int N> void launch_getrf_registers(const getrf_args<T> &a, fa
 template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, family f, cudaStream_t stream) {
     if constexpr (compiled<T, N>(routine::matinv, family::thread)) {
         if (f == family::thread) {
-            constexpr int W = thread_warps_per_block<T, N>();
+            constexpr int W = thread_warps_per_block<T, N * N>();
             matinv_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_batch_ref(a.C), a.info, a.batch, contiguous(a.A, N, a.batch),
                 contiguous(a.C, N, a.batch));
@@ -969,7 +968,7 @@ template <class T, int N> void launch_matinv_registers(const matinv_args<T> &a, 
 template <class T, int N> void launch_getri_registers(const getri_args<T> &a, family f, cudaStream_t stream) {
     if constexpr (compiled<T, N>(routine::getri, family::thread)) {
         if (f == family::thread) {
-            constexpr int W = thread_warps_per_block<T, N>();
+            constexpr int W = thread_warps_per_block<T, N * N>();
             getri_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(
                 make_batch_ref(a.A), make_pivots_ref(a.ipiv), make_batch_ref(a.C), a.info, a.batch,
                 contiguous(a.A, N, a.batch), contiguous(a.C, N, a.batch));
@@ -985,7 +984,7 @@ template <class T, int N> void launch_getri_registers(const getri_args<T> &a, fa
 template <class T, int N> void launch_getrs_registers(const getrs_args<T> &a, family f, cudaStream_t stream) {
     if constexpr (compiled<T, N>(routine::getrs, family::thread)) {
         if (f == family::thread) {
-            constexpr int W = thread_warps_per_block<T, N>();
+            constexpr int W = thread_warps_per_block<T, N * N>();
             const bool b_contiguous = !a.B.is_pointer_array() && a.B.ld == N &&
                                       (a.batch <= 1 || a.B.stride == (long long)N * a.nrhs);
             getrs_thread_per_matrix<T, N, W><<<thread_blocks_for<W>(a.batch), W * 32, 0, stream>>>(

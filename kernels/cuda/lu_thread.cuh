@@ -14,92 +14,10 @@
 
 #include "device_common.cuh"
 #include "lu_registers.hpp"
+#include "thread_tile.cuh"
 
 namespace smallla {
 namespace cuda_kernels {
-
-// 32 matrices of a warp in shared memory: entry e (column-major, e = i + j N) of the warp's matrix m at
-// at[e][m]. Rows of 33 so that a lane reading "its" entry e and 32 lanes writing consecutive entries of the
-// global layout both fall in distinct banks.
-template <class T, int N> struct warp_tile {
-    T at[N * N][33];
-};
-template <class T, int N> constexpr int thread_warps_per_block() {
-    return sizeof(warp_tile<T, N>) * 4 <= 48 * 1024 ? 4 : (sizeof(warp_tile<T, N>) * 2 <= 48 * 1024 ? 2 : 1);
-}
-
-// Where a warp's matrices start and how many there are (a whole warp leaves together, so __syncwarp is safe).
-struct warp_span {
-    long long first;  // the warp's first matrix
-    int count;        // matrices of the warp, 1..32 (0: nothing to do)
-    int lane;
-    template <int Warps> __device__ __forceinline__ static warp_span of(int batch) {
-        warp_span s;
-        s.lane = threadIdx.x & 31;
-        s.first = ((long long)blockIdx.x * Warps + (threadIdx.x >> 5)) * 32;
-        const long long left = batch - s.first;
-        s.count = left <= 0 ? 0 : (left < 32 ? (int)left : 32);
-        return s;
-    }
-    __device__ __forceinline__ bool mine() const { return lane < count; }
-};
-
-// Loads the lane's R x C block (leading dimension ld) into a; contiguous batches (ld == R, stride == R C)
-// go through the warp's tile with coalesced loads, others element by element from the lane's matrix.
-template <class T, int R, int C, class S>
-__device__ __forceinline__ void load_block(const warp_span &w, batch_ref<S> M, bool contiguous, T (*tile)[33],
-                                           T (&a)[R][C]) {
-    if (contiguous) {
-        const S *src = M.base + w.first * (R * C);
-        for (int e = w.lane; e < w.count * (R * C); e += 32) tile[e % (R * C)][e / (R * C)] = src[e];
-        __syncwarp();
-        if (w.mine()) {
-#pragma unroll
-            for (int i = 0; i < R; ++i)
-#pragma unroll
-                for (int j = 0; j < C; ++j) a[i][j] = tile[i + j * R][w.lane];
-        }
-        __syncwarp();  // the tile may be reused next
-    } else if (w.mine()) {
-        const S *m = M[w.first + w.lane];
-#pragma unroll
-        for (int i = 0; i < R; ++i)
-#pragma unroll
-            for (int j = 0; j < C; ++j) a[i][j] = m[i + (long long)j * M.ld];
-    }
-}
-
-// Stores entry (i, j) of the lane's block as entry (i, col_of(j)) of its matrix: col_of is the identity
-// except for matinv's column permutation.
-template <class T, int R, int C, class Col>
-__device__ __forceinline__ void store_block(const warp_span &w, batch_ref<T> M, bool contiguous, T (*tile)[33],
-                                            const T (&a)[R][C], Col col_of) {
-    if (contiguous) {
-        if (w.mine()) {
-#pragma unroll
-            for (int j = 0; j < C; ++j) {
-                const int c = col_of(j);
-#pragma unroll
-                for (int i = 0; i < R; ++i) tile[i + c * R][w.lane] = a[i][j];
-            }
-        }
-        __syncwarp();
-        T *dst = M.base + w.first * (R * C);
-        for (int e = w.lane; e < w.count * (R * C); e += 32) dst[e] = tile[e % (R * C)][e / (R * C)];
-        __syncwarp();
-    } else if (w.mine()) {
-        T *m = M[w.first + w.lane];
-#pragma unroll
-        for (int j = 0; j < C; ++j) {
-            const long long c = col_of(j);
-#pragma unroll
-            for (int i = 0; i < R; ++i) m[i + c * M.ld] = a[i][j];
-        }
-    }
-}
-struct identity_columns {
-    __device__ __forceinline__ int operator()(int j) const { return j; }
-};
 
 // LAPACK's choice (common/pivot.hpp) on column k, rows k..N-1.
 template <class T, int N> __device__ __forceinline__ int pivot_row(const T (&a)[N][N], int k) {
@@ -133,7 +51,7 @@ template <class T, int N, int C> __device__ __forceinline__ void swap_rows(T (&a
 template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32)
 getrf_thread_per_matrix(batch_ref<T> A, pivots_ref<int> P, int *info, int batch, bool contiguous) {
-    __shared__ warp_tile<T, N> tiles[Warps];
+    __shared__ warp_tile<T, N * N> tiles[Warps];
     const warp_span w = warp_span::of<Warps>(batch);
     if (w.count == 0) return;
     T(*tile)[33] = tiles[threadIdx.x >> 5].at;
@@ -184,7 +102,7 @@ template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32)
 matinv_thread_per_matrix(batch_ref<const T> A, batch_ref<T> C, int *info, int batch, bool a_contiguous,
                          bool c_contiguous) {
-    __shared__ warp_tile<T, N> tiles[Warps];
+    __shared__ warp_tile<T, N * N> tiles[Warps];
     const warp_span w = warp_span::of<Warps>(batch);
     if (w.count == 0) return;
     T(*tile)[33] = tiles[threadIdx.x >> 5].at;
@@ -230,7 +148,7 @@ template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32)
 getri_thread_per_matrix(batch_ref<const T> A, pivots_ref<const int> P, batch_ref<T> C, int *info, int batch,
                         bool a_contiguous, bool c_contiguous) {
-    __shared__ warp_tile<T, N> tiles[Warps];
+    __shared__ warp_tile<T, N * N> tiles[Warps];
     const warp_span w = warp_span::of<Warps>(batch);
     if (w.count == 0) return;
     T(*tile)[33] = tiles[threadIdx.x >> 5].at;
@@ -297,7 +215,7 @@ template <class T, int N, int Warps>
 __global__ void __launch_bounds__(Warps * 32)
 getrs_thread_per_matrix(smallla_operation_t trans, int nrhs, batch_ref<const T> A, pivots_ref<const int> P,
                         batch_ref<T> B, int batch, bool a_contiguous, bool b_contiguous) {
-    __shared__ warp_tile<T, N> tiles[Warps];
+    __shared__ warp_tile<T, N * N> tiles[Warps];
     const warp_span w = warp_span::of<Warps>(batch);
     if (w.count == 0) return;
     T(*tile)[33] = tiles[threadIdx.x >> 5].at;

@@ -406,6 +406,10 @@ template <class T> smallla_status_t chol_inverse_blocked(context &ctx, const cha
 template <class T> smallla_status_t chol_routed(context &ctx, const char *name, routine r, const chol_launch<T> &l) {
     clear_stale_error();
     const family f = route(ctx, r, scalar_traits<T>::letter, l.n, l.batch);
+    if (f == family::thread) {
+        if (launch_chol_thread<T>(l, stream_of(ctx)) != cudaSuccess) return no_kernel(ctx, name, l.n);
+        return check_launch(ctx, name);
+    }
     if (f == family::lane && l.n <= chol_lanes_max_order) {
         launch_chol_lanes<T>(l, stream_of(ctx));
         return check_launch(ctx, name);

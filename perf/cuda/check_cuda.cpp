@@ -781,11 +781,12 @@ template <class C> void null_entries(smallla_handle_t hh, smallla_handle_t hc, i
 // CMocka suites check against LAPACK's ratios; the inputs are well conditioned: diagonal 2n + [-1, 1]); every
 // element it must not write (the other triangle, the gaps, B where posv failed) bit for bit as before. Matrix 1 is
 // not positive definite at its middle minor (a zero row and column), matrix 2 has a NaN on its last diagonal
-// element.
-template <class C> void chol_sweep(smallla_handle_t hh, smallla_handle_t hc, int n, std::mt19937 &rng) {
+// element. packed: no gaps (ld = n, stride n^2, B n x nrhs a matrix), the thread kernels' coalesced staging.
+template <class C> void chol_sweep(smallla_handle_t hh, smallla_handle_t hc, int n, bool packed, std::mt19937 &rng) {
     using A = api<C>;
-    const int ld = n + 2, ldb = n + 1, nrhs = 3, batch = n <= 32 ? 67 : 5;
-    const long long stride = (long long)ld * n + 3, strideB = (long long)ldb * nrhs + 1;
+    const int ld = packed ? n : n + 2, ldb = packed ? n : n + 1, nrhs = 3, batch = n <= 32 ? 67 : 5;
+    const long long stride = packed ? (long long)n * n : (long long)ld * n + 3,
+                    strideB = packed ? (long long)n * nrhs : (long long)ldb * nrhs + 1;
     const size_t elems = (size_t)(stride * batch + 5), elemsB = (size_t)(strideB * batch + 5);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     std::vector<C> a0(elems), b0(elemsB);
@@ -850,7 +851,7 @@ template <class C> void chol_sweep(smallla_handle_t hh, smallla_handle_t hc, int
                 }
                 }
             };
-            const std::string tag = std::string(A::name) + names[r] + (u8 ? " upper" : " lower") + " n=" + std::to_string(n);
+            const std::string tag = std::string(A::name) + names[r] + (u8 ? " upper" : " lower") + (packed ? " packed" : "") + " n=" + std::to_string(n);
             ++checks;
             if (run(hh, ha.data(), hb.data(), hinfo.data()) != SMALLLA_SUCCESS) fail(tag + ": host call failed");
             if (run(hc, da.p, db.p, di.p) != SMALLLA_SUCCESS) fail(tag + ": CUDA call failed: " + smallla_last_error(hc));
@@ -917,7 +918,7 @@ void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<i
             sc.packed = packed;
             run_case<C>(hh, hc, sc, rng);
         }
-        chol_sweep<C>(hh, hc, n, rng);
+        for (int packed = 0; packed < (n <= 16 ? 2 : 1); ++packed) chol_sweep<C>(hh, hc, n, packed, rng);
         std::printf("%s n=%d done (%d failures so far)\n", api<C>::name, n, failures);
         std::fflush(stdout);
     }

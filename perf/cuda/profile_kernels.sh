@@ -21,7 +21,7 @@ for c in "$@"; do
     while [[ "$1" == *=* ]]; do env_set+=("$1"); shift; done
     op=$1 prec=$2 n=$3
     name="$op-$prec-$n${env_set:+-${env_set[0]##*=}}"
-    kernel='regex:(small_registers|pair_registers|thread_per_matrix|_general|blocked)'
+    kernel='regex:(small_registers|pair_registers|thread_per_matrix|_general|blocked|chol_thread|chol_lanes)'
     env "${env_set[@]}" ncu --clock-control none -k "$kernel" -c 1 --metrics "$metrics" --csv --page raw \
         "$stage/bin/smallla-bench" --ops "$op" --precs "$prec" --n "$n" --gib 0.25 --reps 1 --no-vendor \
         --csv /dev/null >"$out/ncu-$name.csv" 2>"$out/ncu-$name.err"

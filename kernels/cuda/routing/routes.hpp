@@ -17,7 +17,7 @@ constexpr bool is_cholesky(routine r) { return r >= routine::potrf; }
 
 // The kernel families. Each family exists only for some orders (family_exists, below).
 enum class family : unsigned char {
-    thread,       // a whole matrix per thread (lu_thread.cuh), the smallest orders
+    thread,       // a whole matrix per thread (lu_thread.cuh, chol_thread.cuh), the smallest orders
     lane,         // a row per lane of a warp, the steps unrolled (lu_registers.cuh; chol.cuh), n <= 32
     lane_rolled,  // matinv: the same, the Gauss-Jordan sweep rolled by 8 steps (less code)
     two_rows,     // getrf and matinv: two rows per lane (more matrices per warp), n = 11-12 (float), 17-20
@@ -48,6 +48,8 @@ static_assert(routine_count == (int)routine::poinv + 1, "routine_names must name
 // (getri's, which holds more, to fewer); lane kernels of getri: double complex beyond 27 spills.
 constexpr int thread_max_order(char p) { return p == 's' ? 14 : p == 'd' ? 9 : p == 'c' ? 8 : 5; }
 constexpr int thread_getri_max_order(char p) { return p == 's' ? 8 : p == 'd' ? 2 : p == 'c' ? 5 : 4; }
+// Cholesky thread kernels (chol_thread.cuh): the lower form fits in registers without spilling to these orders.
+constexpr int chol_thread_max_order(char p) { return p == 's' ? 16 : p == 'd' ? 14 : p == 'c' ? 12 : 10; }
 constexpr int lane_max_order = 32;
 constexpr int columns_min_order = 21, columns_step = 4;
 constexpr int columns_max_order(char p) { return p == 'z' ? 48 : 64; }
@@ -58,6 +60,7 @@ constexpr bool two_rows_exist(char p, int n) { return (n >= 17 && n <= 20 && p !
 constexpr bool family_exists(routine r, family f, char p, int n) {
     if (is_cholesky(r))
         return n >= 1 && (f == family::one_block || (f == family::lane && n <= lane_max_order) ||
+                          (f == family::thread && n <= chol_thread_max_order(p)) ||
                           (f == family::panels && (r == routine::potrf || r == routine::posv) && n <= 1024) ||
                           f == family::blocked);
     const bool factor = r == routine::getrf || r == routine::getrf_nopiv;
