@@ -1,0 +1,394 @@
+// The host Cholesky family's blocked form (family "blocked" in routing.def): one matrix at a time from a copy of
+// its lower form in per-thread scratch, held as planes (complex: a plane of real parts, then one of imaginary
+// parts), so that a SIMD vector loads W consecutive rows of a column of either. Every O(n^3) step is one register
+// tile, written once on E = lanes_of<T, W>: acc[MR][NR] (MR vectors of W rows by NR columns) minus a product
+// A(rows, K) B(cols, K)^H, optionally followed by the right solve with an NR x NR block L_JJ^H in the registers:
+//  - potrf: left-looking in block columns of NR: the block column minus L(:, 0:j0) L(J, 0:j0)^H, the diagonal
+//    block factored (scalar, with LAPACK's info), the rows below solved with it in the same tile pass;
+//  - potri, poinv: X = inv(L)^H (upper) from X L^H = I by the same tile pass (identity in, no factoring), then
+//    the lower triangle of X X^H = inv(A) by the product alone.
+// The copy is padded (rows to a whole tile past n, columns to a multiple of NR) and zero outside the lower form,
+// so that tiles need no edge cases: padding rows and columns compute zeros and are never stored.
+#pragma once
+
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "chol_batch.hpp"
+
+namespace smallla {
+namespace host_kernels {
+inline namespace SMALLLA_HOST_ISA {
+
+// The register tile of this instruction set: 16 vector registers (SSE2, AVX2) or 32 (AVX-512); complex lanes
+// take two registers each.
+template <class T> struct blocked_tile {
+    using R = real_t<T>;
+    static constexpr bool cplx = scalar_traits<T>::is_complex;
+    static constexpr int W = vector_bytes / (int)sizeof(R);
+    static constexpr int MR = 2;
+    static constexpr int NR = vector_bytes == 64 ? (cplx ? 4 : 8) : (cplx ? 2 : 4);
+    static constexpr int rows = MR * W;
+};
+
+// A lower-form copy as planes: element (i, j) at p[i + j*ld] (and its imaginary part im further on).
+template <class T> struct planes {
+    using R = real_t<T>;
+    static constexpr bool cplx = scalar_traits<T>::is_complex;
+    R *p;
+    long ld, im;
+    R *at(long i, long j) const { return p + i + j * ld; }
+    T get(long i, long j) const {
+        if constexpr (cplx) return T(at(i, j)[0], at(i, j)[im]);
+        else return *at(i, j);
+    }
+    void set(long i, long j, T v) const {
+        if constexpr (cplx) at(i, j)[0] = v.re, at(i, j)[im] = v.im;
+        else *at(i, j) = v;
+    }
+    template <int W> lanes_of<T, W> load(long i, long j) const {
+        lanes_of<T, W> x;
+        if constexpr (cplx) {
+            std::memcpy(&x.re, at(i, j), sizeof x.re);
+            std::memcpy(&x.im, at(i, j) + im, sizeof x.im);
+        } else {
+            std::memcpy(&x.v, at(i, j), sizeof x.v);
+        }
+        return x;
+    }
+    template <int W> void store(long i, long j, const lanes_of<T, W> &x) const {
+        if constexpr (cplx) {
+            std::memcpy(at(i, j), &x.re, sizeof x.re);
+            std::memcpy(at(i, j) + im, &x.im, sizeof x.im);
+        } else {
+            std::memcpy(at(i, j), &x.v, sizeof x.v);
+        }
+    }
+};
+
+// The padded shape of one order's copies: ld covers every tile's rows (a tile starts before n), a whole number
+// of 64-byte lines and an odd one, so that a column walk does not map every column to the same L1 sets.
+template <class T> struct blocked_layout {
+    using R = real_t<T>;
+    using S = blocked_tile<T>;
+    int n, cols;
+    long ld, plane, reals;  // reals: one copy's length in R
+    explicit blocked_layout(int n_) : n(n_) {
+        constexpr long line = 64 / (long)sizeof(R);
+        cols = (n + S::NR - 1) / S::NR * S::NR;
+        ld = (n + S::rows + line - 1) / line * line;
+        if ((ld / line) % 2 == 0) ld += line;
+        plane = ld * cols;
+        reals = plane * (S::cplx ? 2 : 1);
+    }
+    planes<T> at(R *base) const { return {base, ld, plane}; }
+};
+
+// Per-thread scratch of `copies` padded copies (64-byte aligned), plus room for one right-hand side.
+template <class T> struct blocked_scratch {
+    using R = real_t<T>;
+    blocked_layout<T> shape;
+    long each;
+    std::vector<R> data;
+    blocked_scratch(int n, int copies)
+        : shape(n), each(shape.reals * copies + 2 * shape.ld + 64), data((size_t)each * omp_get_max_threads() + 64) {}
+    R *operator[](int thread) {
+        R *p = data.data() + (long)thread * each;
+        return p + ((64 - (reinterpret_cast<unsigned long>(p) & 63)) & 63) / sizeof(R);
+    }
+};
+
+// acc[r][c] -= A(i + r*W + w, k) * conj(B(j + c, k)) for k in [k0, k1), in increasing k.
+template <class T, class E, int MR, int NR>
+inline void tile_subtract(const planes<T> &A, long i, const planes<T> &B, long j, int k0, int k1, E (&acc)[MR][NR]) {
+    constexpr int W = blocked_tile<T>::W;
+    for (int k = k0; k < k1; ++k) {
+        E a[MR];
+#pragma GCC unroll 8
+        for (int r = 0; r < MR; ++r) a[r] = A.template load<W>(i + r * W, k);
+#pragma GCC unroll 16
+        for (int c = 0; c < NR; ++c) {
+            const E b = E::splat(conj_e(B.get(j + c, k)));
+#pragma GCC unroll 8
+            for (int r = 0; r < MR; ++r) acc[r][c] -= a[r] * b;
+        }
+    }
+}
+template <class T, class E, int MR, int NR> inline void tile_load(const planes<T> &C, long i, long j, E (&acc)[MR][NR]) {
+    constexpr int W = blocked_tile<T>::W;
+#pragma GCC unroll 16
+    for (int c = 0; c < NR; ++c)
+#pragma GCC unroll 8
+        for (int r = 0; r < MR; ++r) acc[r][c] = C.template load<W>(i + r * W, j + c);
+}
+template <class T, class E, int MR, int NR>
+inline void tile_store(const planes<T> &C, long i, long j, const E (&acc)[MR][NR]) {
+    constexpr int W = blocked_tile<T>::W;
+#pragma GCC unroll 16
+    for (int c = 0; c < NR; ++c)
+#pragma GCC unroll 8
+        for (int r = 0; r < MR; ++r) C.template store<W>(i + r * W, j + c, acc[r][c]);
+}
+
+// The block L_JJ (jb columns from j0, factored) as the tile solve needs it: reciprocals of its diagonal, conjugates
+// of its strict lower part.
+template <class T> struct diagonal_block {
+    static constexpr int NR = blocked_tile<T>::NR;
+    int jb;
+    real_t<T> rinv[NR];
+    T l[NR][NR];  // l[m][k] = conj(L(j0 + m, j0 + k)), m > k
+    diagonal_block(const planes<T> &L, int j0, int jb_) : jb(jb_) {
+        for (int k = 0; k < jb; ++k) {
+            rinv[k] = real_t<T>(1) / real_part(L.get(j0 + k, j0 + k));
+            for (int m = k + 1; m < jb; ++m) l[m][k] = conj_e(L.get(j0 + m, j0 + k));
+        }
+    }
+};
+// acc := acc inv(L_JJ^H), row by row: X L_JJ^H = acc solved column by column (LAPACK's xTRSM, right side).
+template <class T, class E, int MR, int NR> inline void tile_solve(const diagonal_block<T> &D, E (&acc)[MR][NR]) {
+    using RL = rlanes<real_t<T>, blocked_tile<T>::W>;
+#pragma GCC unroll 16
+    for (int k = 0; k < NR; ++k) {
+        if (k >= D.jb) break;
+        const RL r = RL::splat(D.rinv[k]);
+#pragma GCC unroll 8
+        for (int q = 0; q < MR; ++q) acc[q][k] = scale(acc[q][k], r);
+#pragma GCC unroll 16
+        for (int m = k + 1; m < NR; ++m) {
+            if (m >= D.jb) break;
+            const E s = E::splat(D.l[m][k]);
+#pragma GCC unroll 8
+            for (int q = 0; q < MR; ++q) acc[q][m] -= acc[q][k] * s;
+        }
+    }
+}
+
+// ---- potrf: A = L L^H of the padded lower form L; returns LAPACK's info (the first non-positive or NaN pivot,
+// where it stops: the columns before it hold the factor, as LAPACK's left-looking xPOTRF leaves them) --------------
+template <class T> inline int blocked_factor(const planes<T> &L, int n) {
+    using S = blocked_tile<T>;
+    using R = real_t<T>;
+    using E = lanes_of<T, S::W>;
+    constexpr int MR = S::MR, NR = S::NR, ROWS = S::rows;
+    for (int j0 = 0; j0 < n; j0 += NR) {
+        const int jb = n - j0 < NR ? n - j0 : NR;
+        E acc[MR][NR];
+        // The tile holding the diagonal block: the update, then the block's columns one by one (the rows of the
+        // tile below the block are solved with them).
+        tile_load(L, j0, j0, acc);
+        tile_subtract(L, j0, L, j0, 0, j0, acc);
+        tile_store(L, j0, j0, acc);
+        const int tile_end = j0 + ROWS;
+        for (int k = j0; k < j0 + jb; ++k) {
+            const R d = real_part(L.get(k, k));
+            if (!(d > R(0))) return k + 1;  // also NaN
+            const R l = std::sqrt(d), r = R(1) / l;
+            L.set(k, k, from_real<T>(l));
+            for (int i = k + 1; i < tile_end; ++i) L.set(i, k, scale(L.get(i, k), r));
+            for (int m = k + 1; m < j0 + jb; ++m) {
+                const T s = conj_e(L.get(m, k));
+                for (int i = m; i < tile_end; ++i) L.set(i, m, L.get(i, m) - L.get(i, k) * s);
+            }
+        }
+        // The rows below: update and solve in one pass.
+        const diagonal_block<T> D(L, j0, jb);
+        for (int i = tile_end; i < n; i += ROWS) {
+            tile_load(L, i, j0, acc);
+            tile_subtract(L, i, L, j0, 0, j0, acc);
+            tile_solve(D, acc);
+            tile_store(L, i, j0, acc);
+        }
+    }
+    return 0;
+}
+
+// ---- the inverse: X = inv(L)^H into X (padded, zero but for its identity diagonal), then the lower triangle of
+// X X^H = inv(L L^H) into L's copy -----------------------------------------------------------------------------------
+template <class T> inline void blocked_inverse(const planes<T> &L, const planes<T> &X, int n) {
+    using S = blocked_tile<T>;
+    using E = lanes_of<T, S::W>;
+    constexpr int MR = S::MR, NR = S::NR, ROWS = S::rows;
+    E acc[MR][NR];
+    // Row i of X solves x L^H = e_i: block column J of the rows that reach it (X is upper triangular, X(i, k) = 0
+    // for k < i, so a tile from row i0 needs the columns from i0 only).
+    for (int j0 = 0; j0 < n; j0 += NR) {
+        const int jb = n - j0 < NR ? n - j0 : NR;
+        const diagonal_block<T> D(L, j0, jb);
+        for (int i = 0; i < j0 + jb; i += ROWS) {
+            tile_load(X, i, j0, acc);
+            tile_subtract(X, i, L, j0, i, j0, acc);
+            tile_solve(D, acc);
+            tile_store(X, i, j0, acc);
+        }
+    }
+    // inv(A)(i, j) = sum over k >= i of X(i, k) conj(X(j, k)), i >= j: computed as 0 minus the products, then
+    // negated (exact), so the tile is the same subtraction.
+    for (int j0 = 0; j0 < n; j0 += NR)
+        for (int i = j0; i < n; i += ROWS) {
+#pragma GCC unroll 16
+            for (int c = 0; c < NR; ++c)
+#pragma GCC unroll 8
+                for (int r = 0; r < MR; ++r) acc[r][c] = E{};
+            tile_subtract(X, i, X, j0, i, n, acc);
+#pragma GCC unroll 16
+            for (int c = 0; c < NR; ++c)
+#pragma GCC unroll 8
+                for (int r = 0; r < MR; ++r) acc[r][c] = -acc[r][c];
+            tile_store(L, i, j0, acc);
+        }
+}
+
+// ---- copies between the user's uplo triangle and the padded lower form ---------------------------------------
+template <class T>
+inline void load_blocked(const blocked_layout<T> &s, const planes<T> &L, const T *m, long ld, bool upper) {
+    std::memset(L.p, 0, sizeof(real_t<T>) * s.reals);
+    for (int j = 0; j < s.n; ++j)
+        for (int i = j; i < s.n; ++i) L.set(i, j, lower_form_at(m, ld, upper, i, j));
+}
+// real_diagonal: the diagonal's imaginary parts stored as zero (the inverse); else as they are (the factor's own
+// are zero, what a failure left unfactored keeps the input's).
+template <class T>
+inline void store_blocked(int n, T *m, long ld, bool upper, const planes<T> &L, bool real_diagonal) {
+    for (int j = 0; j < n; ++j)
+        for (int i = j; i < n; ++i) {
+            const T v = i == j && real_diagonal ? from_real<T>(real_part(L.get(i, j))) : L.get(i, j);
+            if (upper) m[j + i * ld] = conj(v);
+            else m[i + j * ld] = v;
+        }
+}
+template <class T> inline void store_blocked_hermitian(int n, T *m, long ld, const planes<T> &L) {
+    for (int j = 0; j < n; ++j) {
+        m[j + j * ld] = from_real<T>(real_part(L.get(j, j)));
+        for (int i = j + 1; i < n; ++i) {
+            const T v = L.get(i, j);
+            m[i + j * ld] = v;
+            m[j + i * ld] = conj(v);
+        }
+    }
+}
+
+// X: the identity, padded with zeros.
+template <class T> inline void identity_blocked(const blocked_layout<T> &s, const planes<T> &X) {
+    std::memset(X.p, 0, sizeof(real_t<T>) * s.reals);
+    for (int j = 0; j < s.n; ++j) X.set(j, j, T(real_t<T>(1)));
+}
+// First j (1-based) with Re L(j,j) == 0, else 0: xTRTRI's test (potri), made before anything is written.
+template <class T> inline int blocked_zero_diagonal(const planes<T> &L, int n) {
+    for (int j = 0; j < n; ++j)
+        if (real_part(L.get(j, j)) == real_t<T>(0)) return j + 1;
+    return 0;
+}
+
+// x := inv(L L^H) x for one right-hand side x (n elements, copied through the planes y): L y = x by columns, then
+// L^H x = y by dot products, W rows at a time.
+template <class T> inline void blocked_solve(const planes<T> &L, int n, const planes<T> &y, T *x) {
+    using S = blocked_tile<T>;
+    using E = lanes_of<T, S::W>;
+    constexpr int W = S::W;
+    for (int i = 0; i < n; ++i) y.set(i, 0, x[i]);
+    for (int k = 0; k < n; ++k) {
+        const T yk = y.get(k, 0) / from_real<T>(real_part(L.get(k, k)));
+        y.set(k, 0, yk);
+        const E s = E::splat(yk);
+        int i = k + 1;
+        for (; i + W <= n; i += W) y.template store<W>(i, 0, y.template load<W>(i, 0) - L.template load<W>(i, k) * s);
+        for (; i < n; ++i) y.set(i, 0, y.get(i, 0) - L.get(i, k) * yk);
+    }
+    for (int k = n - 1; k >= 0; --k) {
+        E t{};
+        int i = k + 1;
+        for (; i + W <= n; i += W) t += conj_e(L.template load<W>(i, k)) * y.template load<W>(i, 0);
+        T sum = y.get(k, 0);
+        for (int w = 0; w < W; ++w) sum -= t.get(w);
+        for (; i < n; ++i) sum -= conj_e(L.get(i, k)) * y.get(i, 0);
+        y.set(k, 0, sum / from_real<T>(real_part(L.get(k, k))));
+    }
+    for (int i = 0; i < n; ++i) x[i] = y.get(i, 0);
+}
+
+// ---- the batch drivers -----------------------------------------------------------------------------------------
+// potrf and posv (nrhs = 0: no B).
+template <class T, class BatchA, class BatchB>
+void posv_blocked(int n, bool upper, const BatchA &A, int nrhs, const BatchB &B, int *info, int batch) {
+    blocked_scratch<T> work(n, 1);
+    const blocked_layout<T> &s = work.shape;
+    for_each_matrix(batch, cube(n) / 3.0 + 2.0 * n * n * nrhs, [&](int b, int thread) {
+        real_t<T> *base = work[thread];
+        const planes<T> L = s.at(base), y = {base + s.reals, s.ld, s.ld};
+        T *m = A[b];
+        load_blocked(s, L, m, A.ld, upper);
+        const int inf = blocked_factor(L, n);
+        store_blocked(n, m, A.ld, upper, L, false);
+        info[b] = inf;
+        if (inf != 0) return;
+        for (int r = 0; r < nrhs; ++r) blocked_solve(L, n, y, B[b] + (long)r * B.ld);
+    });
+}
+template <class T, class BatchA, class BatchB>
+void potrs_blocked(int n, bool upper, int nrhs, const BatchA &A, const BatchB &B, int batch) {
+    blocked_scratch<T> work(n, 1);
+    const blocked_layout<T> &s = work.shape;
+    for_each_matrix(batch, 2.0 * n * n * nrhs, [&](int b, int thread) {
+        real_t<T> *base = work[thread];
+        const planes<T> L = s.at(base), y = {base + s.reals, s.ld, s.ld};
+        load_blocked(s, L, A[b], A.ld, upper);
+        for (int r = 0; r < nrhs; ++r) blocked_solve(L, n, y, B[b] + (long)r * B.ld);
+    });
+}
+// potri: A unchanged where the factor's diagonal has a zero (xTRTRI's info).
+template <class T, class Batch> void potri_blocked(int n, bool upper, const Batch &A, int *info, int batch) {
+    blocked_scratch<T> work(n, 2);
+    const blocked_layout<T> &s = work.shape;
+    for_each_matrix(batch, 2.0 * cube(n) / 3.0, [&](int b, int thread) {
+        real_t<T> *base = work[thread];
+        const planes<T> L = s.at(base), X = s.at(base + s.reals);
+        T *m = A[b];
+        load_blocked(s, L, m, A.ld, upper);
+        const int inf = blocked_zero_diagonal(L, n);
+        info[b] = inf;
+        if (inf != 0) return;
+        identity_blocked(s, X);
+        blocked_inverse(L, X, n);
+        store_blocked(n, m, A.ld, upper, L, true);
+    });
+}
+// poinv: all of C; C not written where the factorization failed.
+template <class T, class BatchA, class BatchC>
+void poinv_blocked(int n, bool upper, const BatchA &A, const BatchC &C, int *info, int batch) {
+    blocked_scratch<T> work(n, 2);
+    const blocked_layout<T> &s = work.shape;
+    for_each_matrix(batch, cube(n), [&](int b, int thread) {
+        real_t<T> *base = work[thread];
+        const planes<T> L = s.at(base), X = s.at(base + s.reals);
+        load_blocked(s, L, A[b], A.ld, upper);
+        const int inf = blocked_factor(L, n);
+        info[b] = inf;
+        if (inf != 0) return;
+        identity_blocked(s, X);
+        blocked_inverse(L, X, n);
+        store_blocked_hermitian(n, C[b], C.ld, L);
+    });
+}
+
+// The routines' entries (lib/host/dispatch.hpp calls the baseline copy's, lib/host/isa/blocked_isa.cpp the wider
+// instruction sets').
+template <class T> void blocked_potrf(const potrf_args<T> &a) {
+    posv_blocked<T>(a.n, a.uplo == SMALLLA_FILL_UPPER, a.A.either(), 0, a.A.either(), a.info, a.batch);
+}
+template <class T> void blocked_posv(const posv_args<T> &a) {
+    posv_blocked<T>(a.n, a.uplo == SMALLLA_FILL_UPPER, a.A.either(), a.nrhs, a.B.either(), a.info, a.batch);
+}
+template <class T> void blocked_potrs(const potrs_args<T> &a) {
+    potrs_blocked<T>(a.n, a.uplo == SMALLLA_FILL_UPPER, a.nrhs, a.A.either(), a.B.either(), a.batch);
+}
+template <class T> void blocked_potri(const potrf_args<T> &a) {
+    potri_blocked<T>(a.n, a.uplo == SMALLLA_FILL_UPPER, a.A.either(), a.info, a.batch);
+}
+template <class T> void blocked_poinv(const poinv_args<T> &a) {
+    poinv_blocked<T>(a.n, a.uplo == SMALLLA_FILL_UPPER, a.A.either(), a.C.either(), a.info, a.batch);
+}
+
+}  // namespace SMALLLA_HOST_ISA
+}  // namespace host_kernels
+}  // namespace smallla
