@@ -99,6 +99,13 @@ template <class T> struct blocked_scratch {
     }
 };
 
+// W copies of x as one broadcast (lanes' splat, a loop over the lanes, became a chain of masked inserts for
+// 16 floats): a scalar minus the zero vector, which the compiler folds (exactly x, -0 included).
+template <class R, int W> inline rlanes<R, W> broadcast(R x) { return {x - typename simd<R, W>::vec{}}; }
+template <class R, int W> inline clanes<R, W> broadcast(complex<R> x) {
+    return {x.re - typename simd<R, W>::vec{}, x.im - typename simd<R, W>::vec{}};
+}
+
 // acc[r][c] -= A(i + r*W + w, k) * conj(B(j + c, k)) for k in [k0, k1), in increasing k.
 template <class T, class E, int MR, int NR>
 inline void tile_subtract(const planes<T> &A, long i, const planes<T> &B, long j, int k0, int k1, E (&acc)[MR][NR]) {
@@ -109,7 +116,7 @@ inline void tile_subtract(const planes<T> &A, long i, const planes<T> &B, long j
         for (int r = 0; r < MR; ++r) a[r] = A.template load<W>(i + r * W, k);
 #pragma GCC unroll 16
         for (int c = 0; c < NR; ++c) {
-            const E b = E::splat(conj_e(B.get(j + c, k)));
+            const E b = broadcast<real_t<T>, W>(conj_e(B.get(j + c, k)));
 #pragma GCC unroll 8
             for (int r = 0; r < MR; ++r) acc[r][c] -= a[r] * b;
         }
@@ -151,49 +158,71 @@ template <class T, class E, int MR, int NR> inline void tile_solve(const diagona
 #pragma GCC unroll 16
     for (int k = 0; k < NR; ++k) {
         if (k >= D.jb) break;
-        const RL r = RL::splat(D.rinv[k]);
+        const RL r = broadcast<real_t<T>, blocked_tile<T>::W>(D.rinv[k]);
 #pragma GCC unroll 8
         for (int q = 0; q < MR; ++q) acc[q][k] = scale(acc[q][k], r);
 #pragma GCC unroll 16
         for (int m = k + 1; m < NR; ++m) {
             if (m >= D.jb) break;
-            const E s = E::splat(D.l[m][k]);
+            const E s = broadcast<real_t<T>, blocked_tile<T>::W>(D.l[m][k]);
 #pragma GCC unroll 8
             for (int q = 0; q < MR; ++q) acc[q][m] -= acc[q][k] * s;
         }
     }
 }
 
+// Lane w of x (an element access on the register value, which stays a register).
+template <class R, int W> inline R lane(const rlanes<R, W> &x, int w) { return x.v[w]; }
+template <class R, int W> inline complex<R> lane(const clanes<R, W> &x, int w) { return {x.re[w], x.im[w]}; }
+
+// xPOTF2 on the tile's first jb rows and columns (the tile starts at the block's first row, and rows >= NR), the
+// tile's rows below the block solved with each column as it is done. Returns 0, or the failing column (1-based in
+// the block; those before it are done). l[k]: the diagonal L(k, k) (the tile holds its own square times its
+// reciprocal there, to be replaced; rows above the diagonal hold junk, never stored).
+template <class T, class E, int MR, int NR> inline int tile_factor(int jb, E (&acc)[MR][NR], real_t<T> (&l)[NR]) {
+    using R = real_t<T>;
+    constexpr int W = blocked_tile<T>::W;
+#pragma GCC unroll 16
+    for (int k = 0; k < NR; ++k) {
+        if (k >= jb) break;
+        const R d = real_part(lane(acc[k / W][k], k % W));
+        if (!(d > R(0))) return k + 1;  // also NaN
+        l[k] = std::sqrt(d);
+        const rlanes<R, W> r = broadcast<R, W>(R(1) / l[k]);
+#pragma GCC unroll 8
+        for (int q = 0; q < MR; ++q) acc[q][k] = scale(acc[q][k], r);
+#pragma GCC unroll 16
+        for (int m = k + 1; m < NR; ++m) {
+            if (m >= jb) break;
+            const E s = broadcast<R, W>(conj_e(lane(acc[m / W][k], m % W)));
+#pragma GCC unroll 8
+            for (int q = 0; q < MR; ++q) acc[q][m] -= acc[q][k] * s;
+        }
+    }
+    return 0;
+}
+
 // ---- potrf: A = L L^H of the padded lower form L; returns LAPACK's info (the first non-positive or NaN pivot,
 // where it stops: the columns before it hold the factor, as LAPACK's left-looking xPOTRF leaves them) --------------
 template <class T> inline int blocked_factor(const planes<T> &L, int n) {
     using S = blocked_tile<T>;
-    using R = real_t<T>;
     using E = lanes_of<T, S::W>;
     constexpr int MR = S::MR, NR = S::NR, ROWS = S::rows;
     for (int j0 = 0; j0 < n; j0 += NR) {
         const int jb = n - j0 < NR ? n - j0 : NR;
         E acc[MR][NR];
-        // The tile holding the diagonal block: the update, then the block's columns one by one (the rows of the
-        // tile below the block are solved with them).
+        // The tile holding the diagonal block (its first jb rows): the update, then the block's columns one by one
+        // in the registers (xPOTF2's steps; the tile's rows below the block are solved with them).
         tile_load(L, j0, j0, acc);
         tile_subtract(L, j0, L, j0, 0, j0, acc);
+        real_t<T> l[NR];
+        const int info = tile_factor<T>(jb, acc, l);
         tile_store(L, j0, j0, acc);
-        const int tile_end = j0 + ROWS;
-        for (int k = j0; k < j0 + jb; ++k) {
-            const R d = real_part(L.get(k, k));
-            if (!(d > R(0))) return k + 1;  // also NaN
-            const R l = std::sqrt(d), r = R(1) / l;
-            L.set(k, k, from_real<T>(l));
-            for (int i = k + 1; i < tile_end; ++i) L.set(i, k, scale(L.get(i, k), r));
-            for (int m = k + 1; m < j0 + jb; ++m) {
-                const T s = conj_e(L.get(m, k));
-                for (int i = m; i < tile_end; ++i) L.set(i, m, L.get(i, m) - L.get(i, k) * s);
-            }
-        }
+        for (int k = 0; k < (info != 0 ? info - 1 : jb); ++k) L.set(j0 + k, j0 + k, from_real<T>(l[k]));
+        if (info != 0) return j0 + info;
         // The rows below: update and solve in one pass.
         const diagonal_block<T> D(L, j0, jb);
-        for (int i = tile_end; i < n; i += ROWS) {
+        for (int i = j0 + ROWS; i < n; i += ROWS) {
             tile_load(L, i, j0, acc);
             tile_subtract(L, i, L, j0, 0, j0, acc);
             tile_solve(D, acc);
@@ -290,7 +319,7 @@ template <class T> inline void blocked_solve(const planes<T> &L, int n, const pl
     for (int k = 0; k < n; ++k) {
         const T yk = y.get(k, 0) / from_real<T>(real_part(L.get(k, k)));
         y.set(k, 0, yk);
-        const E s = E::splat(yk);
+        const E s = broadcast<real_t<T>, W>(yk);
         int i = k + 1;
         for (; i + W <= n; i += W) y.template store<W>(i, 0, y.template load<W>(i, 0) - L.template load<W>(i, k) * s);
         for (; i < n; ++i) y.set(i, 0, y.get(i, 0) - L.get(i, k) * yk);
