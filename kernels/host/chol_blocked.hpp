@@ -7,8 +7,8 @@
 //    block factored (scalar, with LAPACK's info), the rows below solved with it in the same tile pass;
 //  - potri, poinv: X = inv(L)^H (upper) from X L^H = I by the same tile pass (identity in, no factoring), then
 //    the lower triangle of X X^H = inv(A) by the product alone.
-// The copy is padded (rows to a whole tile past n, columns to a multiple of NR) and zero outside the lower form,
-// so that tiles need no edge cases: padding rows and columns compute zeros and are never stored.
+// The copy is padded (rows to a whole tile past n, columns to a multiple of NR), so that tiles need no edge cases:
+// padding rows and columns, and the upper part, compute junk that is never stored (X's zeros are kept).
 #pragma once
 
 #include <cstring>
@@ -269,22 +269,46 @@ template <class T> inline void blocked_inverse(const planes<T> &L, const planes<
 }
 
 // ---- copies between the user's uplo triangle and the padded lower form ---------------------------------------
-template <class T>
-inline void load_blocked(const blocked_layout<T> &s, const planes<T> &L, const T *m, long ld, bool upper) {
-    std::memset(L.p, 0, sizeof(real_t<T>) * s.reals);
-    for (int j = 0; j < s.n; ++j)
-        for (int i = j; i < s.n; ++i) L.set(i, j, lower_form_at(m, ld, upper, i, j));
+// Only the lower form is written: what the padding and the upper part hold (zeros at first, then whatever the
+// thread's previous matrix left) only ever reaches padding and upper elements, which are not stored.
+template <class T> inline void load_blocked(int n, const planes<T> &L, const T *m, long ld, bool upper) {
+    using R = real_t<T>;
+    if (upper) {
+        for (int j = 0; j < n; ++j)
+            for (int i = j; i < n; ++i) L.set(i, j, conj(m[j + i * ld]));
+        return;
+    }
+    for (int j = 0; j < n; ++j) {
+        const T *__restrict src = m + j + j * ld;
+        R *__restrict re = L.at(j, j);
+        if constexpr (planes<T>::cplx) {
+            R *__restrict im = re + L.im;
+            for (int i = 0; i < n - j; ++i) re[i] = src[i].re, im[i] = src[i].im;
+        } else {
+            std::memcpy(re, src, sizeof(T) * (n - j));
+        }
+    }
 }
 // real_diagonal: the diagonal's imaginary parts stored as zero (the inverse); else as they are (the factor's own
 // are zero, what a failure left unfactored keeps the input's).
 template <class T>
 inline void store_blocked(int n, T *m, long ld, bool upper, const planes<T> &L, bool real_diagonal) {
-    for (int j = 0; j < n; ++j)
-        for (int i = j; i < n; ++i) {
-            const T v = i == j && real_diagonal ? from_real<T>(real_part(L.get(i, j))) : L.get(i, j);
-            if (upper) m[j + i * ld] = conj(v);
-            else m[i + j * ld] = v;
+    using R = real_t<T>;
+    for (int j = 0; j < n; ++j) {
+        if (upper) {
+            for (int i = j; i < n; ++i) m[j + i * ld] = conj(L.get(i, j));
+        } else {
+            T *__restrict dst = m + j + j * ld;
+            const R *__restrict re = L.at(j, j);
+            if constexpr (planes<T>::cplx) {
+                const R *__restrict im = re + L.im;
+                for (int i = 0; i < n - j; ++i) dst[i] = T(re[i], im[i]);
+            } else {
+                std::memcpy(dst, re, sizeof(T) * (n - j));
+            }
         }
+        if (real_diagonal) m[j + j * ld] = from_real<T>(real_part(L.get(j, j)));
+    }
 }
 template <class T> inline void store_blocked_hermitian(int n, T *m, long ld, const planes<T> &L) {
     for (int j = 0; j < n; ++j) {
@@ -346,7 +370,7 @@ void posv_blocked(int n, bool upper, const BatchA &A, int nrhs, const BatchB &B,
         real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), y = {base + s.reals, s.ld, s.ld};
         T *m = A[b];
-        load_blocked(s, L, m, A.ld, upper);
+        load_blocked(n, L, m, A.ld, upper);
         const int inf = blocked_factor(L, n);
         store_blocked(n, m, A.ld, upper, L, false);
         info[b] = inf;
@@ -361,7 +385,7 @@ void potrs_blocked(int n, bool upper, int nrhs, const BatchA &A, const BatchB &B
     for_each_matrix(batch, 2.0 * n * n * nrhs, [&](int b, int thread) {
         real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), y = {base + s.reals, s.ld, s.ld};
-        load_blocked(s, L, A[b], A.ld, upper);
+        load_blocked(n, L, A[b], A.ld, upper);
         for (int r = 0; r < nrhs; ++r) blocked_solve(L, n, y, B[b] + (long)r * B.ld);
     });
 }
@@ -373,7 +397,7 @@ template <class T, class Batch> void potri_blocked(int n, bool upper, const Batc
         real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), X = s.at(base + s.reals);
         T *m = A[b];
-        load_blocked(s, L, m, A.ld, upper);
+        load_blocked(n, L, m, A.ld, upper);
         const int inf = blocked_zero_diagonal(L, n);
         info[b] = inf;
         if (inf != 0) return;
@@ -390,7 +414,7 @@ void poinv_blocked(int n, bool upper, const BatchA &A, const BatchC &C, int *inf
     for_each_matrix(batch, cube(n), [&](int b, int thread) {
         real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), X = s.at(base + s.reals);
-        load_blocked(s, L, A[b], A.ld, upper);
+        load_blocked(n, L, A[b], A.ld, upper);
         const int inf = blocked_factor(L, n);
         info[b] = inf;
         if (inf != 0) return;
