@@ -271,13 +271,23 @@ template <class T> inline void blocked_inverse(const planes<T> &L, const planes<
 // ---- copies between the user's uplo triangle and the padded lower form ---------------------------------------
 // Only the lower form is written: what the padding and the upper part hold (zeros at first, then whatever the
 // thread's previous matrix left) only ever reaches padding and upper elements, which are not stored.
+// f(i, j) for the elements i >= j of an order-n lower triangle, in 8 x 8 tiles: a transposed copy then touches
+// 8 lines of the other side per tile (column by column, with ld a power of two, every line of a transposed row
+// maps to one cache set: s poinv at n = 512 took twice potrf + potri so).
+template <class F> inline void for_lower_in_tiles(int n, F &&f) {
+    constexpr int B = 8;
+    for (int j0 = 0; j0 < n; j0 += B) {
+        const int j1 = j0 + B < n ? j0 + B : n;
+        for (int i0 = j0; i0 < n; i0 += B) {
+            const int i1 = i0 + B < n ? i0 + B : n;
+            for (int j = j0; j < j1; ++j)
+                for (int i = i0 > j ? i0 : j; i < i1; ++i) f(i, j);
+        }
+    }
+}
 template <class T> inline void load_blocked(int n, const planes<T> &L, const T *m, long ld, bool upper) {
     using R = real_t<T>;
-    if (upper) {
-        for (int j = 0; j < n; ++j)
-            for (int i = j; i < n; ++i) L.set(i, j, conj(m[j + i * ld]));
-        return;
-    }
+    if (upper) return for_lower_in_tiles(n, [&](int i, int j) { L.set(i, j, conj(m[j + i * ld])); });
     for (int j = 0; j < n; ++j) {
         const T *__restrict src = m + j + j * ld;
         R *__restrict re = L.at(j, j);
@@ -294,10 +304,10 @@ template <class T> inline void load_blocked(int n, const planes<T> &L, const T *
 template <class T>
 inline void store_blocked(int n, T *m, long ld, bool upper, const planes<T> &L, bool real_diagonal) {
     using R = real_t<T>;
-    for (int j = 0; j < n; ++j) {
-        if (upper) {
-            for (int i = j; i < n; ++i) m[j + i * ld] = conj(L.get(i, j));
-        } else {
+    if (upper) {
+        for_lower_in_tiles(n, [&](int i, int j) { m[j + i * ld] = conj(L.get(i, j)); });
+    } else {
+        for (int j = 0; j < n; ++j) {
             T *__restrict dst = m + j + j * ld;
             const R *__restrict re = L.at(j, j);
             if constexpr (planes<T>::cplx) {
@@ -307,18 +317,20 @@ inline void store_blocked(int n, T *m, long ld, bool upper, const planes<T> &L, 
                 std::memcpy(dst, re, sizeof(T) * (n - j));
             }
         }
-        if (real_diagonal) m[j + j * ld] = from_real<T>(real_part(L.get(j, j)));
     }
+    if (real_diagonal)
+        for (int j = 0; j < n; ++j) m[j + j * ld] = from_real<T>(real_part(L.get(j, j)));
 }
 template <class T> inline void store_blocked_hermitian(int n, T *m, long ld, const planes<T> &L) {
-    for (int j = 0; j < n; ++j) {
-        m[j + j * ld] = from_real<T>(real_part(L.get(j, j)));
-        for (int i = j + 1; i < n; ++i) {
-            const T v = L.get(i, j);
+    for_lower_in_tiles(n, [&](int i, int j) {
+        const T v = L.get(i, j);
+        if (i == j) {
+            m[j + j * ld] = from_real<T>(real_part(v));
+        } else {
             m[i + j * ld] = v;
             m[j + i * ld] = conj(v);
         }
-    }
+    });
 }
 
 // X: the identity, padded with zeros.
