@@ -202,6 +202,18 @@ template <class T, class E, int MR, int NR> inline int tile_factor(int jb, E (&a
     return 0;
 }
 
+// The sum of the lanes of x, pairwise (a chain of log2(W) additions, not W).
+template <class R, int W> inline R lane_sum(const rlanes<R, W> &x) {
+    R t[W];
+    std::memcpy(t, &x.v, sizeof t);
+    for (int h = W / 2; h >= 1; h /= 2)
+        for (int w = 0; w < h; ++w) t[w] += t[w + h];
+    return t[0];
+}
+template <class R, int W> inline complex<R> lane_sum(const clanes<R, W> &x) {
+    return {lane_sum(rlanes<R, W>{x.re}), lane_sum(rlanes<R, W>{x.im})};
+}
+
 // ---- potrf: A = L L^H of the padded lower form L; returns LAPACK's info (the first non-positive or NaN pivot,
 // where it stops: the columns before it hold the factor, as LAPACK's left-looking xPOTRF leaves them) --------------
 template <class T> inline int blocked_factor(const planes<T> &L, int n) {
@@ -364,8 +376,7 @@ template <class T> inline void blocked_solve(const planes<T> &L, int n, const pl
         E t{};
         int i = k + 1;
         for (; i + W <= n; i += W) t += conj_e(L.template load<W>(i, k)) * y.template load<W>(i, 0);
-        T sum = y.get(k, 0);
-        for (int w = 0; w < W; ++w) sum -= t.get(w);
+        T sum = y.get(k, 0) - lane_sum(t);
         for (; i < n; ++i) sum -= conj_e(L.get(i, k)) * y.get(i, 0);
         y.set(k, 0, sum / from_real<T>(real_part(L.get(k, k))));
     }
