@@ -103,19 +103,6 @@ template <class T> struct blocked_scratch {
     }
 };
 
-// The threads that share one matrix: this one alone (a batch over the threads), or all of a parallel region's
-// (a batch smaller than the thread count). Tiles go round-robin; sync() is a barrier only in a team, so that the
-// kernels also run inside the batch's parallel loop, where a barrier or a worksharing loop would be illegal.
-struct team_split {
-    int id = 0, count = 1;
-    bool mine(int tile) const { return tile % count == id; }
-    void sync() const {
-        if (count > 1) {
-#pragma omp barrier
-        }
-    }
-};
-
 // W copies of x as one broadcast (lanes' splat, a loop over the lanes, became a chain of masked inserts for
 // 16 floats): a scalar minus the zero vector, which the compiler folds (exactly x, -0 included).
 template <class R, int W> inline rlanes<R, W> broadcast(R x) { return {x - typename simd<R, W>::vec{}}; }
@@ -234,16 +221,16 @@ template <class R, int W> inline complex<R> lane_sum(const clanes<R, W> &x) {
 // C(i.., s..) -= A(i.., k) B(s.., k)^H for the row tiles i = i0, i0 + ROWS, ... < i1 and column blocks s = J0,
 // J0 + NR, ... < J1 with keep(i, s), k in [klo(i), khi), increasing k (so the roundings are those of one pass).
 template <class T, class KLo, class Keep>
-inline void panel_subtract(const team_split &team, const planes<T> &C, const planes<T> &A, const planes<T> &B, int i0,
-                           int i1, int J0, int J1, KLo &&klo, int khi, Keep &&keep) {
+inline void panel_subtract(const planes<T> &C, const planes<T> &A, const planes<T> &B, int i0, int i1, int J0, int J1,
+                           KLo &&klo, int khi, Keep &&keep) {
     using S = blocked_tile<T>;
     using E = lanes_of<T, S::W>;
     E acc[S::MR][S::NR];
     for (int kc = 0; kc < khi; kc += S::KC) {
         const int kend = kc + S::KC < khi ? kc + S::KC : khi;
-        for (int i = i0, t = 0; i < i1; i += S::rows, ++t) {  // a tile stays with one thread across chunks
+        for (int i = i0; i < i1; i += S::rows) {
             const int kb = klo(i) > kc ? klo(i) : kc;
-            if (kb >= kend || !team.mine(t)) continue;
+            if (kb >= kend) continue;
             for (int s = J0; s < J1; s += S::NR) {
                 if (!keep(i, s)) continue;
                 tile_load(C, i, s, acc);
@@ -256,42 +243,35 @@ inline void panel_subtract(const team_split &team, const planes<T> &C, const pla
 
 // ---- potrf: A = L L^H of the padded lower form L; returns LAPACK's info (the first non-positive or NaN pivot,
 // where it stops: the columns before it hold the factor, as LAPACK's left-looking xPOTRF leaves them) --------------
-template <class T> inline int blocked_factor(const planes<T> &L, int n, const team_split &team) {
+template <class T> inline int blocked_factor(const planes<T> &L, int n) {
     using S = blocked_tile<T>;
     using E = lanes_of<T, S::W>;
     constexpr int MR = S::MR, NR = S::NR, ROWS = S::rows;
     for (int J0 = 0; J0 < n; J0 += S::NB) {
         const int J1 = n - J0 < S::NB ? n : J0 + S::NB;
         // The outer block minus the product of the columns before it (tiles wholly above a block's rows skipped).
-        panel_subtract(team, L, L, L, J0, n, J0, J1, [&](int) { return 0; }, J0, [](int i, int s) { return i + ROWS > s; });
-        team.sync();
+        panel_subtract(L, L, L, J0, n, J0, J1, [&](int) { return 0; }, J0, [](int i, int s) { return i + ROWS > s; });
         for (int j0 = J0; j0 < J1; j0 += NR) {
             const int jb = n - j0 < NR ? n - j0 : NR;
             E acc[MR][NR];
             // The tile holding the diagonal block (its first jb rows): the update from the outer block's columns
             // before it, then the block's columns one by one in the registers (xPOTF2's steps; the tile's rows
-            // below the block are solved with them). A team's threads all compute it (the same), one stores it.
+            // below the block are solved with them).
             tile_load(L, j0, j0, acc);
             tile_subtract(L, j0, L, j0, J0, j0, acc);
             real_t<T> l[NR];
             const int info = tile_factor<T>(jb, acc, l);
-            team.sync();  // every thread has read the tile before one overwrites it
-            if (team.id == 0) {
-                tile_store(L, j0, j0, acc);
-                for (int k = 0; k < (info != 0 ? info - 1 : jb); ++k) L.set(j0 + k, j0 + k, from_real<T>(l[k]));
-            }
-            team.sync();
+            tile_store(L, j0, j0, acc);
+            for (int k = 0; k < (info != 0 ? info - 1 : jb); ++k) L.set(j0 + k, j0 + k, from_real<T>(l[k]));
             if (info != 0) return j0 + info;
             // The rows below: update and solve in one pass.
             const diagonal_block<T> D(L, j0, jb);
-            for (int i = j0 + ROWS, t = 0; i < n; i += ROWS, ++t) {
-                if (!team.mine(t)) continue;
+            for (int i = j0 + ROWS; i < n; i += ROWS) {
                 tile_load(L, i, j0, acc);
                 tile_subtract(L, i, L, j0, J0, j0, acc);
                 tile_solve(D, acc);
                 tile_store(L, i, j0, acc);
             }
-            team.sync();
         }
     }
     return 0;
@@ -299,7 +279,7 @@ template <class T> inline int blocked_factor(const planes<T> &L, int n, const te
 
 // ---- the inverse: X = inv(L)^H into X (padded, zero but for its identity diagonal), then the lower triangle of
 // X X^H = inv(L L^H) into L's copy -----------------------------------------------------------------------------------
-template <class T> inline void blocked_inverse(const planes<T> &L, const planes<T> &X, int n, const team_split &team) {
+template <class T> inline void blocked_inverse(const planes<T> &L, const planes<T> &X, int n) {
     using S = blocked_tile<T>;
     using E = lanes_of<T, S::W>;
     constexpr int MR = S::MR, NR = S::NR, ROWS = S::rows;
@@ -309,33 +289,26 @@ template <class T> inline void blocked_inverse(const planes<T> &L, const planes<
     // before it first, as in the factorization.
     for (int J0 = 0; J0 < n; J0 += S::NB) {
         const int J1 = n - J0 < S::NB ? n : J0 + S::NB;
-        panel_subtract(team, X, X, L, 0, J1, J0, J1, [](int i) { return i; }, J0, [](int i, int s) { return i < s + NR; });
-        team.sync();
+        panel_subtract(X, X, L, 0, J1, J0, J1, [](int i) { return i; }, J0, [](int i, int s) { return i < s + NR; });
         for (int j0 = J0; j0 < J1; j0 += NR) {
             const int jb = n - j0 < NR ? n - j0 : NR;
             const diagonal_block<T> D(L, j0, jb);
-            for (int i = 0, t = 0; i < j0 + jb; i += ROWS, ++t) {
-                if (!team.mine(t)) continue;
+            for (int i = 0; i < j0 + jb; i += ROWS) {
                 tile_load(X, i, j0, acc);
                 tile_subtract(X, i, L, j0, i > J0 ? i : J0, j0, acc);
                 tile_solve(D, acc);
                 tile_store(X, i, j0, acc);
             }
-            team.sync();
         }
     }
     // inv(A)(i, j) = sum over k >= i of X(i, k) conj(X(j, k)), i >= j: 0 minus the products, then negated (exact).
-    if (team.id == 0) std::memset(L.p, 0, sizeof(real_t<T>) * L.im * (S::cplx ? 2 : 1));
-    team.sync();
+    std::memset(L.p, 0, sizeof(real_t<T>) * L.im * (S::cplx ? 2 : 1));
     for (int J0 = 0; J0 < n; J0 += S::NB) {
         const int J1 = n - J0 < S::NB ? n : J0 + S::NB;
-        panel_subtract(team, L, X, X, J0, n, J0, J1, [](int i) { return i; }, n, [](int i, int s) { return i + ROWS > s; });
+        panel_subtract(L, X, X, J0, n, J0, J1, [](int i) { return i; }, n, [](int i, int s) { return i + ROWS > s; });
     }
-    team.sync();
     for (int j = 0; j < n; ++j)
-        if (team.mine(j))
-            for (int i = j; i < n; ++i) L.set(i, j, -L.get(i, j));
-    team.sync();
+        for (int i = j; i < n; ++i) L.set(i, j, -L.get(i, j));
 }
 
 // ---- copies between the user's uplo triangle and the padded lower form ---------------------------------------
@@ -442,37 +415,17 @@ template <class T> inline void blocked_solve(const planes<T> &L, int n, const pl
 }
 
 // ---- the batch drivers -----------------------------------------------------------------------------------------
-// body(b, scratch, run) for each matrix, where run(f) calls f(team) for the O(n^3) steps: on the matrix's thread (a
-// batch over the threads), or on every thread of a parallel region, one matrix after another, where the batch has
-// fewer matrices than threads and n >= 256 (the rest of the body on one thread).
-template <class T, class Body>
-void for_each_blocked(int batch, int n, double flops, blocked_scratch<T> &work, Body &&body) {
-    const int threads = omp_get_max_threads();
-    if (threads > 1 && batch < threads && n >= 256) {
-        for (int b = 0; b < batch; ++b)
-            body(b, work[0], [](auto &&f) {
-#pragma omp parallel
-                f(team_split{omp_get_thread_num(), omp_get_num_threads()});
-            });
-        return;
-    }
-    for_each_matrix(batch, flops, [&](int b, int thread) { body(b, work[thread], [](auto &&f) { f(team_split{}); }); });
-}
-
 // potrf and posv (nrhs = 0: no B).
 template <class T, class BatchA, class BatchB>
 void posv_blocked(int n, bool upper, const BatchA &A, int nrhs, const BatchB &B, int *info, int batch) {
     blocked_scratch<T> work(n, 1);
     const blocked_layout<T> &s = work.shape;
-    for_each_blocked(batch, n, cube(n) / 3.0 + 2.0 * n * n * nrhs, work, [&](int b, real_t<T> *base, auto &&run) {
+    for_each_matrix(batch, cube(n) / 3.0 + 2.0 * n * n * nrhs, [&](int b, int thread) {
+        real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), y = {base + s.reals, s.ld, s.ld};
         T *m = A[b];
         load_blocked(n, L, m, A.ld, upper);
-        int inf = 0;
-        run([&](const team_split &team) {
-            const int r = blocked_factor(L, n, team);
-            if (team.id == 0) inf = r;
-        });
+        const int inf = blocked_factor(L, n);
         store_blocked(n, m, A.ld, upper, L, false);
         info[b] = inf;
         if (inf != 0) return;
@@ -494,7 +447,8 @@ void potrs_blocked(int n, bool upper, int nrhs, const BatchA &A, const BatchB &B
 template <class T, class Batch> void potri_blocked(int n, bool upper, const Batch &A, int *info, int batch) {
     blocked_scratch<T> work(n, 2);
     const blocked_layout<T> &s = work.shape;
-    for_each_blocked(batch, n, 2.0 * cube(n) / 3.0, work, [&](int b, real_t<T> *base, auto &&run) {
+    for_each_matrix(batch, 2.0 * cube(n) / 3.0, [&](int b, int thread) {
+        real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), X = s.at(base + s.reals);
         T *m = A[b];
         load_blocked(n, L, m, A.ld, upper);
@@ -502,7 +456,7 @@ template <class T, class Batch> void potri_blocked(int n, bool upper, const Batc
         info[b] = inf;
         if (inf != 0) return;
         identity_blocked(s, X);
-        run([&](const team_split &team) { blocked_inverse(L, X, n, team); });
+        blocked_inverse(L, X, n);
         store_blocked(n, m, A.ld, upper, L, true);
     });
 }
@@ -511,18 +465,15 @@ template <class T, class BatchA, class BatchC>
 void poinv_blocked(int n, bool upper, const BatchA &A, const BatchC &C, int *info, int batch) {
     blocked_scratch<T> work(n, 2);
     const blocked_layout<T> &s = work.shape;
-    for_each_blocked(batch, n, cube(n), work, [&](int b, real_t<T> *base, auto &&run) {
+    for_each_matrix(batch, cube(n), [&](int b, int thread) {
+        real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), X = s.at(base + s.reals);
         load_blocked(n, L, A[b], A.ld, upper);
-        int inf = 0;
-        run([&](const team_split &team) {
-            const int r = blocked_factor(L, n, team);
-            if (team.id == 0) inf = r;
-        });
+        const int inf = blocked_factor(L, n);
         info[b] = inf;
         if (inf != 0) return;
         identity_blocked(s, X);
-        run([&](const team_split &team) { blocked_inverse(L, X, n, team); });
+        blocked_inverse(L, X, n);
         store_blocked_hermitian(n, C[b], C.ld, L);
     });
 }
