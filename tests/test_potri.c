@@ -141,13 +141,13 @@ static void run(chk_prec p, const inv_case *c, int poinv) {
 static void sizes(void **state, chk_form form, int poinv, placement where) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
-    static const int big[] = {64, 100};
+    static const int big[] = {64, 100, 47, 65, 129}; /* 47, 65, 129: off the blocked form's tile multiples */
     for (int u = 0; u < 2; ++u) {
         for (int n = 0; n <= 40; ++n) {
             inv_case c = {form, chol_uplos[u], n, 5, 0, 0, CHK_PD_WELL, where, 0, 100u + 2 * n + u};
             run(p, &c, poinv);
         }
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < (int)(sizeof big / sizeof big[0]); ++k) {
             inv_case c = {form, chol_uplos[u], big[k], 2, 0, 0, CHK_PD_WELL, where, 0, 200u + 2 * k + u};
             run(p, &c, poinv);
         }

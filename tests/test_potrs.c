@@ -60,13 +60,13 @@ static void run_case(chk_prec p, const potrs_case *c) {
 static void sizes(void **state, chk_form form) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
-    static const int big[] = {64, 100};
+    static const int big[] = {64, 100, 47, 65, 129}; /* 47, 65, 129: off the blocked form's tile multiples */
     for (int u = 0; u < 2; ++u) {
         for (int n = 0; n <= 40; ++n) {
             potrs_case c = {form, chol_uplos[u], n, 1 + n % 3, 5, 0, 0, CHK_PD_WELL, 0, 100u + 2 * n + u};
             run_case(p, &c);
         }
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < (int)(sizeof big / sizeof big[0]); ++k) {
             potrs_case c = {form, chol_uplos[u], big[k], 2, 2, 0, 0, CHK_PD_WELL, 0, 200u + 2 * k + u};
             run_case(p, &c);
         }

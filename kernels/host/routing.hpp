@@ -9,7 +9,7 @@ namespace smallla {
 namespace host_kernels {
 
 enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
-enum class family : unsigned char { lanes, fixed, any };
+enum class family : unsigned char { lanes, fixed, any, blocked };
 // The instruction sets the host kernels are compiled for (lib/host/isa/), in increasing order; a line of the table
 // for one of them serves every CPU that has it. The handle holds the one chosen at smallla_create (lib/host/isa.cpp).
 enum isa_level : int { base = 0, avx2 = 1, avx512 = 2 };
@@ -19,7 +19,8 @@ constexpr int isa_count = 3;
 constexpr int lanes_max_order = 32;
 constexpr int fixed_max_order = 32;
 constexpr bool family_exists(family f, int n) {
-    return n >= 1 && (f == family::any || n <= (f == family::lanes ? lanes_max_order : fixed_max_order));
+    return n >= 1 && (f == family::any || f == family::blocked ||
+                       n <= (f == family::lanes ? lanes_max_order : fixed_max_order));
 }
 
 struct route_entry {

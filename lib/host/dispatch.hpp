@@ -7,6 +7,7 @@
 #include "context.hpp"
 #include "host/getrf_iter_host.hpp"
 #include "host/chol_batch.hpp"
+#include "host/chol_blocked.hpp"
 #include "host/isa/lanes_entries.hpp"
 #include "host/lu_batch.hpp"
 #include "host/routing.hpp"
@@ -98,17 +99,26 @@ template <class T> smallla_status_t getrf_iter(context &, const getrf_iter_args<
     return SMALLLA_SUCCESS;
 }
 
-// ---- the Cholesky family (kernels/host/chol_batch.hpp) ----
-// Its forms are compiled for the baseline instruction set only (no copies in lib/host/isa/ yet): the table's lines
-// for it are baseline lines, found for the handle's instruction set and run here.
-template <routine R, class T, class F> void with_baseline_form(const context &ctx, int n, F &&f) {
+// ---- the Cholesky family (kernels/host/chol_batch.hpp, chol_blocked.hpp) ----
+// Its lanes and fixed forms are compiled for the baseline instruction set only (the table's lines for them are
+// baseline lines, run here); the blocked form once per instruction set, a wider one's through its own copy.
+template <routine R, class T, class Args, class Blocked, class F>
+void with_chol_form(const context &ctx, const Args &a, Blocked &&blocked, F &&f) {
     constexpr char P = scalar_traits<T>::letter;
-    with_route<R, P>(find_route(R, P, ctx.host_isa, n), n, f);
+    const family form = find_route(R, P, ctx.host_isa, a.n);
+    if (form == family::blocked) {
+#if SMALLLA_HOST_ISA_COPIES
+        if (ctx.host_isa == isa_level::avx512) return isa_avx512::run_blocked<T>(R, a);
+        if (ctx.host_isa == isa_level::avx2) return isa_avx2::run_blocked<T>(R, a);
+#endif
+        return blocked(a);
+    }
+    with_route<R, P>(form, a.n, f);
 }
 template <class T> smallla_status_t potrf(context &ctx, const potrf_args<T> &a) {
     in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) {
         const potrf_args<T> p = a.part(first, count);
-        with_baseline_form<routine::potrf, T>(ctx, p.n, [&](auto size) {
+        with_chol_form<routine::potrf, T>(ctx, p, blocked_potrf<T>, [&](auto size) {
             posv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), 0, p.A.either(), p.info, p.batch);
         });
     });
@@ -117,7 +127,7 @@ template <class T> smallla_status_t potrf(context &ctx, const potrf_args<T> &a) 
 template <class T> smallla_status_t posv(context &ctx, const posv_args<T> &a) {
     in_present_stretches(a.A, a.B, a.info, a.batch, [&](int first, int count) {
         const posv_args<T> p = a.part(first, count);
-        with_baseline_form<routine::posv, T>(ctx, p.n, [&](auto size) {
+        with_chol_form<routine::posv, T>(ctx, p, blocked_posv<T>, [&](auto size) {
             posv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.nrhs, p.B.either(), p.info, p.batch);
         });
     });
@@ -126,7 +136,7 @@ template <class T> smallla_status_t posv(context &ctx, const posv_args<T> &a) {
 template <class T> smallla_status_t potrs(context &ctx, const potrs_args<T> &a) {
     in_present_stretches(a.A, a.B, nullptr, a.batch, [&](int first, int count) {
         const potrs_args<T> p = a.part(first, count);
-        with_baseline_form<routine::potrs, T>(ctx, p.n, [&](auto size) {
+        with_chol_form<routine::potrs, T>(ctx, p, blocked_potrs<T>, [&](auto size) {
             potrs_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.nrhs, p.A.either(), p.B.either(), p.batch);
         });
     });
@@ -135,7 +145,7 @@ template <class T> smallla_status_t potrs(context &ctx, const potrs_args<T> &a) 
 template <class T> smallla_status_t potri(context &ctx, const potrf_args<T> &a) {
     in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) {
         const potrf_args<T> p = a.part(first, count);
-        with_baseline_form<routine::potri, T>(ctx, p.n, [&](auto size) {
+        with_chol_form<routine::potri, T>(ctx, p, blocked_potri<T>, [&](auto size) {
             potri_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.info, p.batch);
         });
     });
@@ -144,7 +154,7 @@ template <class T> smallla_status_t potri(context &ctx, const potrf_args<T> &a) 
 template <class T> smallla_status_t poinv(context &ctx, const poinv_args<T> &a) {
     in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) {
         const poinv_args<T> p = a.part(first, count);
-        with_baseline_form<routine::poinv, T>(ctx, p.n, [&](auto size) {
+        with_chol_form<routine::poinv, T>(ctx, p, blocked_poinv<T>, [&](auto size) {
             poinv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.C.either(), p.info, p.batch);
         });
     });

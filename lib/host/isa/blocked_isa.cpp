@@ -1,0 +1,38 @@
+// The Cholesky family's blocked form (kernels/host/chol_blocked.hpp) of one wider instruction set for one precision,
+// compiled beside lanes_isa.cpp with the same definitions (lib/CMakeLists.txt); lanes_entries.hpp declares it.
+#include "host/chol_blocked.hpp"
+#include "lanes_entries.hpp"
+
+namespace smallla {
+namespace host {
+namespace SMALLLA_HOST_ISA {
+
+using namespace host_kernels;
+
+template <class T> void run_blocked(routine r, const potrf_args<T> &a) {
+    if (r == routine::potri) blocked_potri(a);
+    else blocked_potrf(a);
+}
+template <class T> void run_blocked(routine, const posv_args<T> &a) { blocked_posv(a); }
+template <class T> void run_blocked(routine, const potrs_args<T> &a) { blocked_potrs(a); }
+template <class T> void run_blocked(routine, const poinv_args<T> &a) { blocked_poinv(a); }
+
+#if SMALLLA_HOST_ISA_PRECISION == 1
+#define SMALLLA_T float
+#elif SMALLLA_HOST_ISA_PRECISION == 2
+#define SMALLLA_T double
+#elif SMALLLA_HOST_ISA_PRECISION == 3
+#define SMALLLA_T complex<float>
+#elif SMALLLA_HOST_ISA_PRECISION == 4
+#define SMALLLA_T complex<double>
+#else
+#error "SMALLLA_HOST_ISA_PRECISION must be 1, 2, 3 or 4"
+#endif
+template void run_blocked<SMALLLA_T>(routine, const potrf_args<SMALLLA_T> &);
+template void run_blocked<SMALLLA_T>(routine, const posv_args<SMALLLA_T> &);
+template void run_blocked<SMALLLA_T>(routine, const potrs_args<SMALLLA_T> &);
+template void run_blocked<SMALLLA_T>(routine, const poinv_args<SMALLLA_T> &);
+
+}  // namespace SMALLLA_HOST_ISA
+}  // namespace host
+}  // namespace smallla
