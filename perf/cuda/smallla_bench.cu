@@ -7,9 +7,10 @@
 //   op,prec,n,batch,ms,gflops,gbs,frac_copy,vendor_ms,speedup_vs_vendor
 // op: getrf, getrf_nopiv, matinv, getri (from the factors), getrs (getrf followed by getrs with --nrhs
 // right-hand sides, timed together, as a solve is used); the Cholesky family (on request, --ops): potrf, posv
-// (--nrhs), potri (from the factors), poinv, against cuSOLVER's potrfBatched (+ potrsBatched, nrhs = 1) and, for
-// the inverses, cuBLAS's getrf + getri; their bytes count the lower triangle that they read. op gemm (on
-// request): cuBLAS's strided-batched GEMM C = A B of the same order and batch, the compute ceiling, as its own row.
+// (--nrhs), potrs (--nrhs, from the factors), potri (from the factors), poinv, against cuSOLVER's potrfBatched
+// (+ potrsBatched, nrhs = 1) and, for the inverses, cuBLAS's getrf + getri; their bytes count the lower triangle
+// that they read. op gemm (on request): cuBLAS's strided-batched GEMM C = A B of the same order and batch, the
+// compute ceiling, as its own row.
 // gbs counts the bytes an op must move at least (each matrix read once and written once; getrs reads the
 // factors again, and its right-hand sides); frac_copy = gbs / the copy's bandwidth (bytes read + written per
 // second copying the batch's matrices: the fastest of cudaMemcpyAsync device to device, a copy kernel from one
@@ -118,6 +119,7 @@ template <class C> struct prec;
         }                                                                                                      \
         static constexpr auto potrf = smallla_##x##potrfStridedBatched;                                        \
         static constexpr auto posv = smallla_##x##posvStridedBatched;                                          \
+        static constexpr auto potrs = smallla_##x##potrsStridedBatched;                                        \
         static constexpr auto potri = smallla_##x##potriStridedBatched;                                        \
         static constexpr auto poinv = smallla_##x##poinvStridedBatched;                                        \
         static cusolverStatus_t v_potrf(int n, C **a, int *info, int b) {                                      \
@@ -390,7 +392,7 @@ template <class C> void run(const options &o, int n) {
                     CB(P::v_getrf(n, (C **)pa, vpiv, info, b));
                     CB(P::v_getrs(n, nrhs, (C **)pa, vpiv, (C **)pb, &hinfo, b));
                 });
-        } else if (op == "potrf" || op == "posv" || op == "potri" || op == "poinv") {
+        } else if (op == "potrf" || op == "posv" || op == "potrs" || op == "potri" || op == "poinv") {
             // The Cholesky family, lower triangle, on A0 made Hermitian positive definite by a diagonal of 2n
             // (only the lower triangle is read). Bytes: the triangle read (and written, potrf and potri; poinv
             // writes all of C), plus posv's right-hand sides. Vendor: cuSOLVER's potrfBatched (+ potrsBatched,
@@ -417,6 +419,19 @@ template <class C> void run(const options &o, int n) {
                         P::v_potrf(n, (C **)pa, info, b);
                         P::v_potrs(n, (C **)pa, (C **)pb, info, b);
                     });
+            } else if (op == "potrs") {  // from the factors, made once, untimed (potrs leaves A as it is)
+                reset_A();
+                CS(P::potrf(handle, SMALLLA_FILL_LOWER, n, A, n, sA, info, b));
+                auto reset_B = [&] {
+                    CK(cudaMemcpyAsync(B, B0, (size_t)sB * es * batch, cudaMemcpyDeviceToDevice, stream));
+                };
+                ms = median_ms(o.reps, reset_B, [&] {
+                    CS(P::potrs(handle, SMALLLA_FILL_LOWER, n, nrhs, A, n, sA, B, n, sB, b));
+                });
+                flops = cplx * 2.0 * n * n * nrhs * batch;
+                bytes = (tri + 2.0 * n * nrhs * es) * batch;
+                if (o.vendor && nrhs == 1)
+                    vms = median_ms(o.reps, reset_B, [&] { P::v_potrs(n, (C **)pa, (C **)pb, info, b); });
             } else {
                 const bool fused = op == "poinv";
                 if (!fused) {  // potri's input: the factors, made once, untimed (A kept in Cm between the runs)
@@ -662,7 +677,7 @@ int main(int argc, char **argv) {
             for (int v : parse_orders(next())) o.batches.push_back(v);
         } else if (a == "--max-gib") o.max_gib = std::atof(next().c_str());
         else {
-            std::printf("usage: smallla-bench [--ops getrf,getrf_nopiv,matinv,getri,getrs,potrf,posv,potri,poinv,gemm] [--precs s,d,c,z]\n"
+            std::printf("usage: smallla-bench [--ops getrf,getrf_nopiv,matinv,getri,getrs,potrf,posv,potrs,potri,poinv,gemm] [--precs s,d,c,z]\n"
                         "       [--n 1-32,64] [--gib 1] [--batch B] [--reps 5] [--nrhs 1] [--csv file] [--no-vendor]\n"
                         "       smallla-bench --grid [--ops getrf,getrs,matinv,potrf] [--precs ...] [--n 64,128,...]\n"
                         "       [--batches 1,2,4,...] [--max-gib 8] [--reps 3] [--csv file]\n");
