@@ -17,17 +17,7 @@ template <class T> void run_blocked(routine, const posv_args<T> &a) { blocked_po
 template <class T> void run_blocked(routine, const potrs_args<T> &a) { blocked_potrs(a); }
 template <class T> void run_blocked(routine, const poinv_args<T> &a) { blocked_poinv(a); }
 
-#if SMALLLA_HOST_ISA_PRECISION == 1
-#define SMALLLA_T float
-#elif SMALLLA_HOST_ISA_PRECISION == 2
-#define SMALLLA_T double
-#elif SMALLLA_HOST_ISA_PRECISION == 3
-#define SMALLLA_T complex<float>
-#elif SMALLLA_HOST_ISA_PRECISION == 4
-#define SMALLLA_T complex<double>
-#else
-#error "SMALLLA_HOST_ISA_PRECISION must be 1, 2, 3 or 4"
-#endif
+#include "isa_precision.hpp"  // SMALLLA_T
 template void run_blocked<SMALLLA_T>(routine, const potrf_args<SMALLLA_T> &);
 template void run_blocked<SMALLLA_T>(routine, const posv_args<SMALLLA_T> &);
 template void run_blocked<SMALLLA_T>(routine, const potrs_args<SMALLLA_T> &);

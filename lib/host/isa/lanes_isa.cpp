@@ -37,17 +37,7 @@ template <class T> void run_lanes(const getrs_args<T> &a) {
     });
 }
 
-#if SMALLLA_HOST_ISA_PRECISION == 1
-#define SMALLLA_T float
-#elif SMALLLA_HOST_ISA_PRECISION == 2
-#define SMALLLA_T double
-#elif SMALLLA_HOST_ISA_PRECISION == 3
-#define SMALLLA_T complex<float>
-#elif SMALLLA_HOST_ISA_PRECISION == 4
-#define SMALLLA_T complex<double>
-#else
-#error "SMALLLA_HOST_ISA_PRECISION must be 1, 2, 3 or 4"
-#endif
+#include "isa_precision.hpp"  // SMALLLA_T
 template void run_lanes<SMALLLA_T>(const getrf_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(const getri_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(const matinv_args<SMALLLA_T> &);
