@@ -13,6 +13,7 @@ struct smallla_context {
     int host_isa = 0;          // host backend: the instruction set of its kernels (host_kernels::isa_level)
     const void *cuda_routes = nullptr;  // CUDA backend: the device's routing table (cuda_kernels::route_table)
     void *vendor = nullptr;    // CUDA backend: the vendor route's side streams and handles (owned), made on first use
+    void *pool = nullptr;      // CUDA backend: the cudaMemPool_t of its scratch memory (owned), made on first use
     std::string last_error;
 };
 

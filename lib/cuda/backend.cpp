@@ -55,7 +55,6 @@ smallla_status_t create(context &ctx) {
     return SMALLLA_SUCCESS;
 }
 
-#if defined(SMALLLA_TUNING)
 // The vendor route's side streams and their handles.
 struct vendor_lane {
     cudaStream_t stream = nullptr;
@@ -141,6 +140,11 @@ cublasHandle_t vendor_blas(const context &ctx, int lane) {
 
 smallla_status_t vendor_fork(context &ctx, const char *routine, int lanes) {
     auto *v = static_cast<vendor_state *>(ctx.vendor);
+    // One lane works on the handle's stream itself: no events, no wait between streams.
+    const cudaStream_t main_stream = static_cast<cudaStream_t>(ctx.stream);
+    cusolverDnSetStream(v->lane[0].solver, lanes == 1 ? main_stream : v->lane[0].stream);
+    cublasSetStream(v->lane[0].blas, lanes == 1 ? main_stream : v->lane[0].stream);
+    if (lanes == 1) return SMALLLA_SUCCESS;
     if (cudaEventRecord(v->forked, static_cast<cudaStream_t>(ctx.stream)) != cudaSuccess) {
         cudaGetLastError();
         return fail(&ctx, SMALLLA_EXECUTION_FAILED, std::string("smallla ") + routine + " (CUDA backend): cudaEventRecord failed");
@@ -151,6 +155,7 @@ smallla_status_t vendor_fork(context &ctx, const char *routine, int lanes) {
 
 smallla_status_t vendor_join(context &ctx, int lanes) {
     auto *v = static_cast<vendor_state *>(ctx.vendor);
+    if (lanes == 1) return SMALLLA_SUCCESS;
     cudaError_t e = cudaSuccess;
     for (int l = 0; l < lanes; ++l) {
         if (cudaEventRecord(v->lane[l].done, v->lane[l].stream) != cudaSuccess) e = cudaErrorUnknown;
@@ -160,14 +165,14 @@ smallla_status_t vendor_join(context &ctx, int lanes) {
     cudaGetLastError();
     return fail(&ctx, SMALLLA_EXECUTION_FAILED, "smallla (CUDA backend): joining the side streams failed");
 }
-#endif
 
 void destroy(context &ctx) {
     if (ctx.blas != nullptr) cublasDestroy(static_cast<cublasHandle_t>(ctx.blas));
     ctx.blas = nullptr;
-#if defined(SMALLLA_TUNING)
     destroy_vendor(ctx);
-#endif
+    // Memory still allocated from the pool (frees queued on the stream) is released when those complete.
+    if (ctx.pool != nullptr) cudaMemPoolDestroy(static_cast<cudaMemPool_t>(ctx.pool));
+    ctx.pool = nullptr;
 }
 
 smallla_status_t blas_on_stream(context &ctx, const char *routine, cublasHandle_t &h) {
@@ -208,9 +213,34 @@ smallla_status_t scratch::allocate(context &ctx, const char *routine, size_t byt
                     " bytes of workspace: " + cudaGetErrorString(e));
 }
 
+// The handle's memory pool: it keeps up to scratch_pool_keep_bytes across the synchronizations between calls (the
+// default pool returns everything at each one, and mapping it again cost small calls tens of microseconds). When
+// it cannot be made, scratch comes from the device's default pool.
+constexpr unsigned long long scratch_pool_keep_bytes = 64ull << 20;
+static cudaMemPool_t scratch_pool(context &ctx) {
+    if (ctx.pool == nullptr) {
+        cudaMemPoolProps props{};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = ctx.device;
+        cudaMemPool_t pool = nullptr;
+        if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
+            cudaGetLastError();
+            return nullptr;
+        }
+        unsigned long long keep = scratch_pool_keep_bytes;
+        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+        cudaGetLastError();
+        ctx.pool = pool;
+    }
+    return static_cast<cudaMemPool_t>(ctx.pool);
+}
+
 cudaError_t scratch::attempt(context &ctx, size_t bytes) {
     stream = static_cast<cudaStream_t>(ctx.stream);
-    const cudaError_t e = cudaMallocAsync(&ptr, bytes, stream);
+    const cudaMemPool_t pool = scratch_pool(ctx);
+    const cudaError_t e = pool != nullptr ? cudaMallocFromPoolAsync(&ptr, bytes, pool, stream)
+                                          : cudaMallocAsync(&ptr, bytes, stream);
     if (e != cudaSuccess) {
         ptr = nullptr;
         cudaGetLastError();  // not sticky: clear it so that later checks do not report it again

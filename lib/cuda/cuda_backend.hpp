@@ -3,9 +3,7 @@
 #pragma once
 
 #include <cublas_v2.h>
-#if defined(SMALLLA_TUNING)
 #include <cusolverDn.h>
-#endif
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -62,7 +60,6 @@ size_t matinv_workspace_target(const context &ctx);
 // "routine:precisions:n_from-n_to=family[,...]" (e.g. "getrf:d:17-20=two_rows"), where the family exists.
 cuda_kernels::family route(const context &ctx, cuda_kernels::routine r, char precision, int n, long long batch);
 
-#if defined(SMALLLA_TUNING)
 // The vendor route's side streams (vendor.cuh): at most vendor_lanes_max per handle, each with its own cuSOLVER
 // and cuBLAS handle bound to it, made on first use and destroyed with the handle.
 constexpr int vendor_lanes_max = 4;
@@ -70,12 +67,11 @@ smallla_status_t vendor_lanes_ready(context &ctx, const char *routine, int lanes
 cusolverDnHandle_t vendor_solver(const context &ctx, int lane);
 cublasHandle_t vendor_blas(const context &ctx, int lane);
 // The first `lanes` side streams wait for the work queued so far on the handle's stream (fork), and the handle's
-// stream waits for what was queued on them (join).
+// stream waits for what was queued on them (join). One lane works on the handle's stream itself (no events).
 smallla_status_t vendor_fork(context &ctx, const char *routine, int lanes);
 smallla_status_t vendor_join(context &ctx, int lanes);
 // SMALLLA_EXECUTION_FAILED (or ALLOC_FAILED) with a message unless s is CUSOLVER_STATUS_SUCCESS.
 smallla_status_t check_solver(context &ctx, const char *routine, cusolverStatus_t s);
-#endif
 
 // Whether the library holds code that runs on the current device (probe.cu), and the architectures it was built
 // for (CMake's CUDA_ARCHITECTURES).
