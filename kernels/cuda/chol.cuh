@@ -719,6 +719,59 @@ cudaError_t launch_chol_inverse_part(const chol_launch<T> &a, int part, long lon
     return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
 }
 
+// ---- around cuSOLVER's potrf (the vendor route, lib/cuda/vendor.cuh) ----------------------------------------
+// Before (part 0): the uplo triangle of matrices first .. first + count - 1 into M (ld n; matrix i at M + i*stride)
+// when M is given, else in place; either way the diagonal's imaginary parts as zero, as LAPACK reads them.
+// After (part 1): info = the first j whose factor diagonal is NaN where that comes before cuSOLVER's info (a NaN
+// pivot is no "<= 0" to cuSOLVER, and it fails no step there), and the triangle back from M when M is given.
+template <class T>
+__global__ void chol_vendor_part(chol_launch<T> a, int part, long long first, T *M, long long stride) {
+    const long long b = first + blockIdx.x;
+    const int n = a.n;
+    T *const m = a.A[b];
+    const long long ld = a.A.ld;
+    T *const w = M ? M + blockIdx.x * stride : m;  // cuSOLVER's copy
+    const long long wld = M ? n : ld;
+    if (part == 1 && blockIdx.y == 0) {
+        __shared__ int first_nan;
+        if (threadIdx.x == 0) first_nan = 0x7fffffff;
+        __syncthreads();
+        for (int k = threadIdx.x; k < n; k += blockDim.x) {
+            const T d = w[k + (long long)k * wld];
+            if (real_of(d) != real_of(d)) atomicMin(&first_nan, k + 1);
+            if (!M && scalar_traits<T>::is_complex) m[k + (long long)k * ld] = real_only(d);
+        }
+        __syncthreads();
+        if (threadIdx.x == 0 && first_nan != 0x7fffffff && (a.info[b] == 0 || first_nan < a.info[b]))
+            a.info[b] = first_nan;
+    }
+    if (!M) {
+        if (part == 0 && blockIdx.y == 0)
+            for (int k = threadIdx.x; k < n; k += blockDim.x) m[k + (long long)k * ld] = real_only(m[k + (long long)k * ld]);
+        return;
+    }
+    const T *src = part == 0 ? m : w;
+    T *dst = part == 0 ? w : m;
+    const long long sld = part == 0 ? ld : wld, dld = part == 0 ? wld : ld;
+    for (int j = blockIdx.y; j < n; j += gridDim.y) {
+        const int i0 = a.upper ? 0 : j, i1 = a.upper ? j + 1 : n;
+        for (int i = i0 + threadIdx.x; i < i1; i += blockDim.x) {
+            const T v = src[i + (long long)j * sld];
+            dst[i + (long long)j * dld] = i == j ? real_only(v) : v;
+        }
+    }
+}
+
+template <class T>
+cudaError_t launch_chol_vendor_part(const chol_launch<T> &a, int part, long long first, long long count, T *M,
+                                    long long stride, cudaStream_t stream) {
+    if (count <= 0) return cudaSuccess;
+    if (M == nullptr && part == 0 && !scalar_traits<T>::is_complex) return cudaSuccess;  // nothing to do
+    const unsigned groups = M ? (unsigned)(a.n < 65535 ? a.n : 65535) : 1u;
+    chol_vendor_part<T><<<dim3((unsigned)count, groups), 128, 0, stream>>>(a, part, first, M, stride);
+    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
+}
+
 template <class T>
 cudaError_t launch_chol_step(const chol_launch<T> &a, int k, const T *S, long long s_stride, cudaStream_t stream) {
     const int w = a.n - k < chol_step_nb ? a.n - k : chol_step_nb, rows = a.n - k - w;
@@ -746,6 +799,8 @@ cudaError_t launch_chol_step(const chol_launch<T> &a, int k, const T *S, long lo
     template cudaError_t launch_chol_solve_pointers<T>(const chol_launch<T> &, long long, long long, T *,      \
                                                        const T **, T **, cudaStream_t);                        \
     template cudaError_t launch_chol_thread<T>(const chol_launch<T> &, cudaStream_t);                         \
+    template cudaError_t launch_chol_vendor_part<T>(const chol_launch<T> &, int, long long, long long, T *,    \
+                                                    long long, cudaStream_t);                                  \
     template std::size_t chol_block_bytes<T>(int, bool);                                                      \
     template cudaError_t launch_chol_block<T>(const chol_launch<T> &, bool, T *, long long, long long, cudaStream_t);
 

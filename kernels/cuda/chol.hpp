@@ -76,6 +76,15 @@ template <class T>
 cudaError_t launch_chol_inverse_part(const chol_launch<T> &a, int part, long long first, long long count, T *M,
                                      long long stride, cudaStream_t stream);
 
+// Around cuSOLVER's potrf of matrices first .. first + count - 1 (the vendor route's), M nullptr (in place) or n x n
+// scratch per matrix (at M + i*stride, ld n): part 0 before it, the uplo triangle into M, the diagonal's imaginary
+// parts zeroed (LAPACK does not read them); part 1 after it, info = the first NaN on the factor's diagonal where
+// that precedes cuSOLVER's info (LAPACK's "<= 0 or NaN"), the triangle back from M. A launch error is left for
+// cudaGetLastError.
+template <class T>
+cudaError_t launch_chol_vendor_part(const chol_launch<T> &a, int part, long long first, long long count, T *M,
+                                    long long stride, cudaStream_t stream);
+
 // One thread block per matrix, any order: the lower form of the matrix in shared memory when it fits
 // (chol_block_bytes(n, true) <= the device's limit), else in scratch (n*n elements per matrix of the launch:
 // matrices first .. first + count - 1). Returns an error of setting the kernel's shared memory size; a launch

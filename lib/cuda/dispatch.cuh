@@ -20,9 +20,7 @@
 #include "cuda/lu_registers.hpp"
 #include "cuda/lu_two_warps.hpp"
 #include "cuda_backend.hpp"
-#if defined(SMALLLA_TUNING)
-#include "vendor.cuh"  // the cuSOLVER route, measured by the tuner (routes.hpp: not LAPACK's pivots on ties)
-#endif
+#include "vendor.cuh"  // cuSOLVER: potrf and posv of a few large matrices; LU in measurement builds only (routes.hpp)
 
 namespace smallla {
 namespace cuda {
@@ -405,7 +403,9 @@ template <class T> smallla_status_t chol_inverse_blocked(context &ctx, const cha
 
 template <class T> smallla_status_t chol_routed(context &ctx, const char *name, routine r, const chol_launch<T> &l) {
     clear_stale_error();
-    const family f = route(ctx, r, scalar_traits<T>::letter, l.n, l.batch);
+    // posv beyond the lane kernels factors as potrf is routed (its solve is routed as potrs, below).
+    const routine table_routine = r == routine::posv && l.n > lane_max_order ? routine::potrf : r;
+    const family f = route(ctx, table_routine, scalar_traits<T>::letter, l.n, l.batch);
     if (f == family::thread) {
         if (launch_chol_thread<T>(l, stream_of(ctx)) != cudaSuccess) return no_kernel(ctx, name, l.n);
         return check_launch(ctx, name);
@@ -417,10 +417,16 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
     if (l.op == chol_op::solve && f == family::blocked) return chol_solve_blocked<T>(ctx, name, l);
     if ((l.op == chol_op::inverse || l.op == chol_op::full_inverse) && f == family::blocked)
         return chol_inverse_blocked<T>(ctx, name, l);
-    if ((f == family::panels && l.n <= chol_panel_max_order) || f == family::blocked) {
+    if ((f == family::panels && l.n <= chol_panel_max_order) || f == family::blocked || f == family::vendor ||
+        f == family::vendor_batched) {
         if (l.op != chol_op::factor) return no_kernel(ctx, name, l.n);
         if (f == family::blocked) {
             if (smallla_status_t st = chol_blocked<T>(ctx, name, l); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
+        } else if (f == family::vendor) {
+            if (smallla_status_t st = potrf_vendor<T>(ctx, name, l); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
+        } else if (f == family::vendor_batched) {
+            if (smallla_status_t st = potrf_vendor_batched<T>(ctx, name, l); st != SMALLLA_SUCCESS || l.nrhs == 0)
+                return st;
         } else {
             if (launch_chol_panels<T>(l, stream_of(ctx)) != cudaSuccess) return too_large(ctx, name, l.n);
             if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;

@@ -1,8 +1,9 @@
-// The vendor route (routing family `vendor`): cuSOLVER's single-matrix getrf and getrs, and cuBLAS's TRSM, on each
-// matrix of the batch, spread over a few side streams of the handle (forked from and joined back into the handle's
-// stream by events, so the call stays asynchronous). It serves large orders with few matrices, where one matrix
-// must use the whole GPU. Pointer-array batches are copied to a packed workspace chunk by chunk (their device
-// pointers are not visible to the host without a synchronization) and back.
+// The vendor route (routing family `vendor`): cuSOLVER's single-matrix potrf, getrf and getrs, and cuBLAS's TRSM, on
+// each matrix of the batch, spread over a few side streams of the handle (forked from and joined back into the
+// handle's stream by events, so the call stays asynchronous). It serves large orders with few matrices, where one
+// matrix must use the whole GPU. Pointer-array batches are copied to a packed workspace chunk by chunk (their device
+// pointers are not visible to the host without a synchronization) and back. potrf (and posv's factorization) is
+// routed in every build; the LU routes only in measurement builds (routes.hpp).
 // getri and matinv solve A X = I with getrs (X = inv(U) inv(L) P); a matrix with an exactly zero U(j,j) gets
 // info = j and the factors in C, as the other routes leave them.
 #pragma once
@@ -18,6 +19,7 @@
 #include "context.hpp"
 #include "blocked.cuh"
 #include "cuda/batch_copy.cuh"
+#include "cuda/chol.hpp"
 #include "cuda/lu_blocked.cuh"
 #include "cuda_backend.hpp"
 
@@ -38,6 +40,18 @@ using namespace cuda_kernels;
     inline cusolverStatus_t vendor_getrs(cusolverDnHandle_t h, cublasOperation_t op, int n, int nrhs, const B *a, \
                                          int lda, const int *ipiv, B *b, int ldb, int *info) {                    \
         return cusolverDn##X##getrs(h, op, n, nrhs, a, lda, ipiv, b, ldb, info);                                 \
+    }                                                                                                             \
+    inline cusolverStatus_t vendor_potrf_work(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, B *a, int lda, \
+                                              int *lwork) {                                                       \
+        return cusolverDn##X##potrf_bufferSize(h, uplo, n, a, lda, lwork);                                        \
+    }                                                                                                             \
+    inline cusolverStatus_t vendor_potrf(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, B *a, int lda,      \
+                                         B *work, int lwork, int *info) {                                         \
+        return cusolverDn##X##potrf(h, uplo, n, a, lda, work, lwork, info);                                       \
+    }                                                                                                             \
+    inline cusolverStatus_t vendor_potrf_batched(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, B **a,      \
+                                                 int lda, int *info, int batch) {                                 \
+        return cusolverDn##X##potrfBatched(h, uplo, n, a, lda, info, batch);                                      \
     }                                                                                                             \
     inline cublasStatus_t vendor_trsm(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t op,             \
                                       cublasDiagType_t diag, int n, int nrhs, const B *one, const B *a, int lda,  \
@@ -137,6 +151,101 @@ smallla_status_t getrf_vendor(context &ctx, const char *routine, const getrf_arg
                                                                      make_batch_ref(sub_batch(a.A, first)));
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
         }
+    }
+    return SMALLLA_SUCCESS;
+}
+
+// potrf, and posv's factorization, by cuSOLVER's potrf on each matrix. cuSOLVER does not take a NaN pivot for a
+// failure, so a kernel after it sets info where the factor's diagonal holds the first NaN (LAPACK's rule); a kernel
+// before it zeroes the diagonal's imaginary parts, which LAPACK does not read. Pointer-array chunks are factored
+// in a packed copy of their uplo triangles.
+template <class T> smallla_status_t potrf_vendor(context &ctx, const char *routine, const chol_launch<T> &l) {
+    using B = typename blas_types<T>::B;
+    const int n = l.n;
+    const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
+    const cublasFillMode_t uplo = l.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    const bool packed = l.A.ptrs != nullptr;
+    int lwork = 0;
+    if (smallla_status_t s = vendor_lanes_ready(ctx, routine, 1); s != SMALLLA_SUCCESS) return s;
+    if (smallla_status_t s = check_solver(ctx, routine, vendor_potrf_work(vendor_solver(ctx, 0), uplo, n, (B *)nullptr,
+                                                                           packed ? n : l.A.ld, &lwork));
+        s != SMALLLA_SUCCESS)
+        return s;
+    vendor_plan plan;
+    if (smallla_status_t s = vendor_prepare<T>(ctx, routine, (int)l.batch, (size_t)lwork,
+                                               packed ? (size_t)n * n * sizeof(T) : 0, plan);
+        s != SMALLLA_SUCCESS)
+        return s;
+    const long long nn = (long long)n * n;
+    T *area = packed ? reinterpret_cast<T *>(plan.packed_area()) : nullptr;
+    for (long long first = 0; first < l.batch; first += plan.chunk) {
+        const int count = (int)std::min<long long>(plan.chunk, l.batch - first);
+        launch_chol_vendor_part<T>(l, 0, first, count, area, nn, stream);
+        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+        if (smallla_status_t s = vendor_fork(ctx, routine, plan.lanes); s != SMALLLA_SUCCESS) return s;
+        for (int b = 0; b < count; ++b) {
+            const int lane = lane_of(b, plan.lanes);
+            T *m = packed ? area + b * nn : l.A.base + (first + b) * l.A.stride;
+            const cusolverStatus_t st =
+                vendor_potrf(vendor_solver(ctx, lane), uplo, n, reinterpret_cast<B *>(m), packed ? n : l.A.ld,
+                             reinterpret_cast<B *>(plan.lane_area(lane)), lwork, l.info + first + b);
+            if (st != CUSOLVER_STATUS_SUCCESS) {
+                vendor_join(ctx, plan.lanes);
+                return check_solver(ctx, routine, st);
+            }
+        }
+        if (smallla_status_t s = vendor_join(ctx, plan.lanes); s != SMALLLA_SUCCESS) return s;
+        launch_chol_vendor_part<T>(l, 1, first, count, area, nn, stream);
+        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+    }
+    return SMALLLA_SUCCESS;
+}
+
+// potrf, and posv's factorization, by cuSOLVER's batched potrf (family vendor_batched), with the same kernels before
+// and after it as potrf_vendor's. cuSOLVER's batched potrf takes the lower triangle for workspace when it factors
+// the upper one, so the upper case works on a packed copy of its triangle (at most 256 MiB of it at a time); the
+// lower case works in place, through a pointer array in scratch for a strided batch.
+template <class T> smallla_status_t potrf_vendor_batched(context &ctx, const char *routine, const chol_launch<T> &l) {
+    using B = typename blas_types<T>::B;
+    const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
+    const cublasFillMode_t uplo = l.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    const int n = l.n;
+    const long long nn = (long long)n * n;
+    const bool packed = l.upper, need_pointers = packed || l.A.ptrs == nullptr;
+    const size_t per_matrix = sizeof(T *) + (packed ? (size_t)nn * sizeof(T) : 0);
+    long long chunk = packed ? std::max<long long>(1, std::min<long long>(l.batch, (long long)((size_t(256) << 20) / per_matrix)))
+                             : l.batch;
+    const auto pointer_bytes = [&](long long c) { return ((size_t)c * sizeof(T *) + 255) / 256 * 256; };
+    scratch ws;
+    if (need_pointers) {
+        while (chunk > 1 && !ws.try_allocate(ctx, pointer_bytes(chunk) + (size_t)chunk * (per_matrix - sizeof(T *))))
+            chunk = (chunk + 1) / 2;
+        if (ws.ptr == nullptr)
+            if (smallla_status_t s = ws.allocate(ctx, routine, pointer_bytes(1) + per_matrix); s != SMALLLA_SUCCESS) return s;
+    }
+    T **const made = static_cast<T **>(ws.ptr);
+    T *const M = packed ? reinterpret_cast<T *>(static_cast<char *>(ws.ptr) + pointer_bytes(chunk)) : nullptr;
+    if (smallla_status_t s = vendor_lanes_ready(ctx, routine, 1); s != SMALLLA_SUCCESS) return s;
+    for (long long first = 0; first < l.batch; first += chunk) {
+        const int count = (int)std::min<long long>(chunk, l.batch - first);
+        T **ptrs = made;
+        if (packed) {
+            element_pointers<T><<<grid_for(count, 256), 256, 0, stream>>>(batch_ref<T>{M, nullptr, nn, n}, 0, 0, count, made);
+        } else if (l.A.ptrs == nullptr) {
+            const batch_ref<T> part{l.A.base + first * l.A.stride, nullptr, l.A.stride, l.A.ld};
+            element_pointers<T><<<grid_for(count, 256), 256, 0, stream>>>(part, 0, 0, count, made);
+        } else {
+            ptrs = const_cast<T **>(l.A.ptrs) + first;
+        }
+        launch_chol_vendor_part<T>(l, 0, first, count, M, nn, stream);
+        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
+        if (smallla_status_t s = vendor_fork(ctx, routine, 1); s != SMALLLA_SUCCESS) return s;
+        const cusolverStatus_t st = vendor_potrf_batched(vendor_solver(ctx, 0), uplo, n, reinterpret_cast<B **>(ptrs),
+                                                         packed ? n : l.A.ld, l.info + first, count);
+        vendor_join(ctx, 1);
+        if (st != CUSOLVER_STATUS_SUCCESS) return check_solver(ctx, routine, st);
+        launch_chol_vendor_part<T>(l, 1, first, count, M, nn, stream);
+        if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
     }
     return SMALLLA_SUCCESS;
 }

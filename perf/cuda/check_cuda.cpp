@@ -782,9 +782,12 @@ template <class C> void null_entries(smallla_handle_t hh, smallla_handle_t hc, i
 // element it must not write (the other triangle, the gaps, B where posv failed) bit for bit as before. Matrix 1 is
 // not positive definite at its middle minor (a zero row and column), matrix 2 has a NaN on its last diagonal
 // element. packed: no gaps (ld = n, stride n^2, B n x nrhs a matrix), the thread kernels' coalesced staging.
-template <class C> void chol_sweep(smallla_handle_t hh, smallla_handle_t hc, int n, bool packed, std::mt19937 &rng) {
+// batch: 0 for 67 matrices to order 32 and 5 beyond; a few large matrices take the vendor route (--large).
+template <class C>
+void chol_sweep(smallla_handle_t hh, smallla_handle_t hc, int n, bool packed, std::mt19937 &rng, int batch_of = 0) {
     using A = api<C>;
-    const int ld = packed ? n : n + 2, ldb = packed ? n : n + 1, nrhs = 3, batch = n <= 32 ? 67 : 5;
+    const int ld = packed ? n : n + 2, ldb = packed ? n : n + 1, nrhs = 3,
+              batch = batch_of > 0 ? batch_of : n <= 32 ? 67 : 5;
     const long long stride = packed ? (long long)n * n : (long long)ld * n + 3,
                     strideB = packed ? (long long)n * nrhs : (long long)ldb * nrhs + 1;
     const size_t elems = (size_t)(stride * batch + 5), elemsB = (size_t)(strideB * batch + 5);
@@ -919,6 +922,9 @@ void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<i
             run_case<C>(hh, hc, sc, rng);
         }
         for (int packed = 0; packed < (n <= 16 ? 2 : 1); ++packed) chol_sweep<C>(hh, hc, n, packed, rng);
+        // Beyond 32 the batch of 5 takes a vendor route; 3000 matrices take the library's panels (40) and blocked
+        // (100) Cholesky.
+        if (n == 40 || n == 100) chol_sweep<C>(hh, hc, n, false, rng, 3000);
         std::printf("%s n=%d done (%d failures so far)\n", api<C>::name, n, failures);
         std::fflush(stdout);
     }
@@ -1169,6 +1175,17 @@ void run_large(smallla_handle_t hh, smallla_handle_t hc) {
     large_order<double>(hh, hc, 2100, {{5}}, true);
     // A panel over a cluster of 9 blocks (more than 8: the non-portable cluster size), one matrix with a later tie.
     large_order<double>(hh, hc, 4200, {{5}}, true);
+    // The Cholesky family with 3 matrices (a success, a zero minor, a NaN pivot), where potrf and posv take the
+    // vendor route (cuSOLVER), strided and pointer arrays, both triangles.
+    std::mt19937 rng(77);
+    const auto t1 = std::chrono::steady_clock::now();
+    chol_sweep<float>(hh, hc, 600, false, rng, 3);
+    chol_sweep<double>(hh, hc, 1100, false, rng, 3);
+    chol_sweep<smallla_complex_float>(hh, hc, 520, false, rng, 3);
+    chol_sweep<smallla_complex_double>(hh, hc, 700, false, rng, 3);
+    chol_sweep<double>(hh, hc, 2100, false, rng, 1);
+    std::printf("Cholesky, few large matrices: %.1f s (%d failures so far)\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count(), failures);
     std::printf("--large: %.0f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 

@@ -746,6 +746,7 @@ int main(int argc, char **argv) {
         }
     std::fprintf(stderr, "\ndone\n");
     std::fclose(csv_file);
+    cusolverDnDestroy(chol_solver);  // a sanitizer's leak check then reports only what the library leaves
     cublasDestroy(blas);
     smallla_destroy(handle);
     return 0;

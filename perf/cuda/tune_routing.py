@@ -34,7 +34,7 @@ OP_ROUTINE = {"getrf": "getrf", "getrf_nopiv": "getrf_nopiv", "getrs": "getrs", 
 FAMILY_WORDS = {"thread": "thread per matrix", "lane": "row per lane", "lane_rolled": "row per lane (rolled)",
                 "two_rows": "two rows per lane", "prefetch": "row per lane (persistent)", "two_warps": "two warps",
                 "columns": "by columns", "blocked": "blocked", "large": "large-order blocked",
-                "one_block": "one block", "vendor": "cuSOLVER",
+                "one_block": "one block", "vendor": "cuSOLVER", "vendor_batched": "cuSOLVER batched",
                 "panels": "left-looking panels"}
 ROUTE = re.compile(r"^SMALLLA_ROUTE\((\w+),\s*(\w+),\s*(\d+),\s*(\d+),\s*(\d+),\s*(\w+)\)")
 BIG = 2147483647
@@ -55,7 +55,10 @@ def read_def(name):
 
 
 def find_route(routes, r, p, n, batch):
-    """The dispatch's rule (kernels/cuda/routing/routes.hpp, find_route): the first matching entry."""
+    """The dispatch's rule (kernels/cuda/routing/routes.hpp, find_route): the first matching entry; posv beyond the
+    lane kernels' orders factors as potrf is routed (lib/cuda/dispatch.cuh, chol_routed)."""
+    if r == "posv" and n > 32:
+        r = "potrf"
     for (er, ep, n0, n1, b, f) in routes:
         if er == r and n0 <= n <= n1 and (b == 0 or batch <= b) and p in ep:
             return f
@@ -104,11 +107,20 @@ def doc_block(table):
                 beyond = beyond[1:]
             cells = ["%s %s" % (span(a, b), FAMILY_WORDS[f]) for (a, b, f) in below + beyond]
             out.append("| %s | %s | %s |" % (r, p, ", ".join(cells)))
+    # One line per routine and precisions: each stretch of orders with its routes by batch, smallest batch first.
+    groups = {}
     for (er, ep, n0, n1, b, f) in routes:
         if b:
-            limits.append("- %s (%s), n = %s, batch <= %d: %s" % (er, ep, span(n0, n1), b, FAMILY_WORDS[f]))
+            stretches = groups.setdefault((er, ep), [])
+            if stretches and stretches[-1][0] == (n0, n1):
+                stretches[-1][1].append("%s to %d" % (FAMILY_WORDS[f], b))
+            else:
+                stretches.append(((n0, n1), ["%s to %d" % (FAMILY_WORDS[f], b)]))
+    for (er, ep), stretches in groups.items():
+        limits.append("- %s (%s): %s" % (er, ep, "; ".join("n = %s: %s" % (span(*nn), ", ".join(fs))
+                                                             for nn, fs in stretches)))
     if limits:
-        out += ["", "Small batches take another route:"] + limits
+        out += ["", "Smaller batches take another route (the batch at most the number given):"] + limits
     return "\n".join(out)
 
 

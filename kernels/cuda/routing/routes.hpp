@@ -12,7 +12,8 @@ namespace cuda_kernels {
 
 enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
 // The Cholesky family (chol.cuh) has lane (n <= 32), panels (potrf, posv; n <= 1024), blocked (potrf, posv; potrs,
-// posv's solve, potri and poinv by cuBLAS's TRSM) and one_block (potrs: a warp per right-hand side).
+// posv's solve, potri and poinv by cuBLAS's TRSM), one_block (potrs: a warp per right-hand side), and vendor and
+// vendor_batched (potrf, posv: cuSOLVER's potrf on each matrix, or its batched potrf).
 constexpr bool is_cholesky(routine r) { return r >= routine::potrf; }
 
 // The kernel families. Each family exists only for some orders (family_exists, below).
@@ -30,14 +31,18 @@ enum class family : unsigned char {
                   // getri and getrs (lu_blocked.cuh), n <= 8192
     one_block,    // one thread block per matrix (lu_general.cuh, chol.cuh; getrs: a warp per right-hand side), any n
     panels,       // potrf and posv: the fused left-looking kernel, a launch per panel of 8 columns (chol.cuh), n <= 1024
-    vendor,       // cuSOLVER's single-matrix routines on each matrix: measurement builds only (its pivots are not
-                  // LAPACK's on exact ties and NaN; perf/NOTES.md, "Large orders")
+    vendor,       // cuSOLVER's single-matrix routines on each matrix, over side streams (lib/cuda/vendor.cuh): potrf
+                  // and posv's factorization; LU in measurement builds only (its pivots are not LAPACK's on exact
+                  // ties and NaN; perf/NOTES.md, "Large orders")
+    vendor_batched,  // cuSOLVER's batched potrf (potrf, posv's factorization), at batches too small for the blocked
+                     // Cholesky and too large for the vendor loop (lib/cuda/vendor.cuh)
 };
 // The families' names, in the enum's order (SMALLLA_ROUTE's overrides, smallla-route-info).
 constexpr const char *family_names[] = {"thread",    "lane",    "lane_rolled", "two_rows", "prefetch",  "two_warps",
-                                        "columns",   "blocked", "large",       "one_block", "panels",   "vendor"};
+                                        "columns",   "blocked", "large",       "one_block", "panels",   "vendor",
+                                        "vendor_batched"};
 constexpr int family_count = sizeof(family_names) / sizeof(family_names[0]);
-static_assert(family_count == (int)family::vendor + 1, "family_names must name every family");
+static_assert(family_count == (int)family::vendor_batched + 1, "family_names must name every family");
 constexpr const char *routine_names[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv",
                                          "potrf", "potrs",       "posv",  "potri", "poinv"};
 constexpr int routine_count = sizeof(routine_names) / sizeof(routine_names[0]);
@@ -61,7 +66,8 @@ constexpr bool family_exists(routine r, family f, char p, int n) {
     if (is_cholesky(r))
         return n >= 1 && (f == family::one_block || (f == family::lane && n <= lane_max_order) ||
                           (f == family::thread && n <= chol_thread_max_order(p)) ||
-                          (f == family::panels && (r == routine::potrf || r == routine::posv) && n <= 1024) ||
+                          (((f == family::panels && n <= 1024) || f == family::vendor || f == family::vendor_batched) &&
+                           (r == routine::potrf || r == routine::posv)) ||
                           f == family::blocked);
     const bool factor = r == routine::getrf || r == routine::getrf_nopiv;
     switch (f) {
@@ -82,6 +88,7 @@ constexpr bool family_exists(routine r, family f, char p, int n) {
 #else
     case family::vendor: return false;
 #endif
+    case family::vendor_batched: return false;
     }
     return false;
 }
