@@ -10,8 +10,9 @@ batched vendor routine (vendor_batched), ahead of the table's own potrf lines (p
 potrf is routed). Per precision and
 measured order (the range reaching halfway to the next order measured): the batches where a vendor route, with
 its overhead in smallla added (VENDOR_OVERHEAD_MS), is more than 3% faster than smallla form a prefix, the loop's
-first; each threshold is the geometric mean of the last batch a route won and the next batch measured (the last
-batch measured where the grid stops there).
+first (the batched routine's run may pass over single cells that smallla won: toss-ups); each threshold is the
+geometric mean of the last batch a route won and the next batch measured (the last batch measured where the grid
+stops there).
 """
 import csv
 import math
@@ -39,13 +40,20 @@ def main(paths):
             return "ours"
         return "loop" if c["loop"] <= c["batched"] else "batched"
 
-    def threshold(seq, start, route):
-        k = start
-        while k < len(seq) and seq[k][1] == route:
+    def threshold(seq, start, route, blips=0):
+        # The run of `route` from seq[start], through at most `blips` single cells of another winner between two of
+        # its own (a toss-up measured as a loss).
+        k, last_own = start, None
+        while k < len(seq):
+            if seq[k][1] == route:
+                last_own = k
+            elif not (blips and k + 1 < len(seq) and seq[k + 1][1] == route and seq[k][1] != "loop"):
+                break
             k += 1
-        if k == start:
-            return 0, k
-        last = seq[k - 1][0]
+        if last_own is None:
+            return 0, start
+        k = last_own + 1
+        last = seq[last_own][0]
         return (last if k == len(seq) else int(math.sqrt(last * seq[k][0]))), k
 
     lines = []
@@ -55,7 +63,7 @@ def main(paths):
         for i, n in enumerate(orders):
             seq = [(b, winner(cells[(p, n, b)])) for b in sorted({b for (q, m, b) in cells if q == p and m == n})]
             loop_to, k = threshold(seq, 0, "loop")
-            batched_to, k = threshold(seq, k, "batched")
+            batched_to, k = threshold(seq, k, "batched", blips=1)
             if any(w != "ours" for _, w in seq[k:]):
                 print(f"grid_routes.py: {p} n={n}: the winners are not loop, batched, ours in that order: {seq}",
                       file=sys.stderr)
