@@ -17,6 +17,7 @@ import sys
 CURRENT_GPU_SWEEP = "results/2026-11-25-h100-f77ca08.csv"  # smallla-bench, >= 1 GiB a call, against cuBLAS
 CURRENT_GPU_MILLION = "results/2026-11-25-h100-f77ca08-1m.csv"  # smallla-bench --batch 1048576
 CURRENT_GPU_TESTS = [  # the GPU suite's records (newest first; the newest on an H200, with the Cholesky family)
+    "results/2026-11-26-h100-1ecf3eb-tests.txt",
     "results/2026-11-26-h200-dae37ab-tests.txt",
     "results/2026-11-25-h100-25ccc1c-tests.txt",
     "results/2026-11-25-h100-f77ca08-tests.txt",
@@ -26,6 +27,7 @@ CURRENT_GPU_CHOL = "results/2026-11-26-h200-34c8876-chol.csv"  # smallla-bench -
 CURRENT_GPU_CHOL_DEVICE = "NVIDIA H200 (132 SMs), driver 580.159.04, CUDA 13.0, the library of 34c8876 at n = 1-17, of dae37ab beyond (potri, poinv n = 64-512: fa5b45a), measured 2026-11-26"
 CURRENT_HOST = "results/2026-11-25-host-f70b1d2-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
 CURRENT_GPU_GRID = "results/2026-11-25-h100-4bca1d6-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
+CURRENT_GPU_CHOL_GRID = "results/2026-11-26-h100-1ecf3eb-chol-grid.csv"  # smallla-bench --grid --ops potrf
 CURRENT_HOST_MACHINE = "a 2-core AMD EPYC (Zen 5, AVX-512) KVM guest shared with other builds (differences under ~1.3x are noise)"
 CURRENT_HOST_CODE = "f70b1d2"  # the commit whose host kernels were measured (the AVX-512 copy chosen)
 # ---------------------------------------------------------------------------------------------------------------
@@ -156,9 +158,7 @@ def chol_tables(rows):
                                                    span(values(cur, "speedup_vs_vendor"))])
         out.append("")
     if few:
-        out.append("Few large matrices (the batch given; the vendor is potrfBatched; against cuSOLVER's single-matrix potrf")
-        out.append("looped, see part 5 of the GPU record): " + "; ".join("%s %s n = %s x %s: %.1f ms, %.2fx" % (
-            r["op"], r["prec"], r["n"], r["batch"], float(r["ms"]), number(r, "speedup_vs_vendor") or 0) for r in few) + ".")
+        out.append("Few matrices: the Cholesky grid below (the record's rows of a batch of 1 predate the vendor routes).")
         out.append("")
     return out
 
@@ -332,6 +332,17 @@ def generate():
     w("")
     out += grid_table(grid)
     w("")
+    chol_grid = read_csv(CURRENT_GPU_CHOL_GRID)
+    w("## GPU: potrf at every batch, against every vendor route")
+    w("")
+    w("smallla's time over the best of cuSOLVER's potrfBatched (the cuBLAS column), its potrf looped over the batch on one")
+    w("stream and on four (%s, %s; below 1: smallla faster, bold: slower). Beyond order 32 the routing" % (
+        link(CURRENT_GPU_CHOL_GRID), CURRENT_GPU_DEVICE.split(" (")[0]))
+    w("table sends a few matrices to cuSOLVER's looped potrf and a middling batch to its potrfBatched; their cost over")
+    w("cuSOLVER's own time is smallla's kernels around them (perf/NOTES.md, \"The Cholesky family\"). The median of 3 runs.")
+    w("")
+    out += grid_table(chol_grid)
+    w("")
     w("## Host: speed-up over the strongest CPU anchor")
     w("")
     w("Time per matrix of the fastest of issue 32's anchors, each an OpenMP loop over the batch on the same threads and")
@@ -357,6 +368,9 @@ def generate():
         million_ns, ",".join(str(b) for b in million_batch), "perf/" + CURRENT_GPU_MILLION))
     w("gpu-stage/bin/smallla-bench --grid --ops getrf,getrs,matinv --precs d --n 64,128,256,512,600,1024,2048,4096 \\")
     w("    --batches 1,2,4,16,64,256,1024 --max-gib 8 --reps 3 --csv %s   # (s, z: a few of its cells)" % ("perf/" + CURRENT_GPU_GRID))
+    w("gpu-stage/bin/smallla-bench --grid --ops potrf --precs d,s,z,c --n 8,16,32,40,64,96,128,192,256,384,512,768,1024,1536,2048,4096 \\")
+    w("    --batches 1,2,4,8,16,64,128,256,512,1024,2048,4096 --max-gib 4 --reps 3 --csv %s" % ("perf/" + CURRENT_GPU_CHOL_GRID))
+    w("# potrf's batch-dependent routing lines: perf/cuda/grid_routes.py on such a grid of a build without them")
     w("gpu-stage/bin/smallla-bench --ops potrf,posv,poinv,potri,gemm --n %s --csv %s" % (
         compress(int(r["n"]) for r in chol), "perf/" + CURRENT_GPU_CHOL))
     w("bash gpu-stage/run_gpu_suite.sh gpu-stage suite-out tests")
