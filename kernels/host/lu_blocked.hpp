@@ -5,8 +5,8 @@
 //  - U12 = inv(L11) A12 column by column;
 //  - A22 -= L21 U12 by register tiles of the blocked form's shape (MR vectors of W rows by NR columns).
 // Padding rows and columns compute junk that is never stored; rows are interchanged only within the order.
-// getri and matinv: inv(A) = inv(U) inv(L) P by two blocked triangular solves on the permuted identity, the
-// same tiles (twice LAPACK's 4n^3/3 flops of xGETRI, at the tiles' speed).
+// getri and matinv: inv(A) = inv(U) inv(L) P by two blocked triangular solves of the identity with the same
+// tiles (the first skips inv(L)'s zeros: LAPACK's 4n^3/3 flops of xGETRI), P as the store's column order.
 #pragma once
 
 #include <cstring>
@@ -161,10 +161,11 @@ template <class T> inline void load_square(const lu_layout<T> &s, const planes<T
         }
     }
 }
-template <class T> inline void store_square(int n, T *m, long ld, const planes<T> &A) {
+// column: where column j goes (nullptr: j).
+template <class T> inline void store_square(int n, T *m, long ld, const planes<T> &A, const int *column = nullptr) {
     using R = real_t<T>;
     for (int j = 0; j < n; ++j) {
-        T *__restrict dst = m + j * ld;
+        T *__restrict dst = m + (column ? column[j] : j) * ld;
         const R *__restrict re = A.at(0, j);
         if constexpr (planes<T>::cplx) {
             const R *__restrict im = re + A.im;
@@ -175,19 +176,20 @@ template <class T> inline void store_square(int n, T *m, long ld, const planes<T
     }
 }
 
-// B := inv(L) B (L unit lower, the factors' strict lower part) for the first n columns of B.
+// B := inv(L) B (L unit lower, the factors' strict lower part) for the first n columns of B, B lower triangular
+// (the identity at first): a column's rows above its own index stay zero and are skipped.
 template <class T> inline void solve_lower_unit(const planes<T> &L, const planes<T> &B, int n, int cols) {
     using S = blocked_tile<T>;
     using E = lanes_of<T, S::W>;
     E acc[S::MR][S::NR];
     for (int k0 = 0; k0 < n; k0 += lu_panel) {
         const int k1 = n - k0 < lu_panel ? n : k0 + lu_panel;
-        for (int j = 0; j < n; ++j)
-            for (int k = k0; k < k1; ++k) {
+        for (int j = 0; j < k1; ++j)
+            for (int k = k0 > j ? k0 : j; k < k1; ++k) {
                 const T x = B.get(k, j);
                 for (int i = k + 1; i < k1; ++i) B.set(i, j, B.get(i, j) - L.get(i, k) * x);
             }
-        for (int s = 0; s < cols; s += S::NR)
+        for (int s = 0; s < k1 && s < cols; s += S::NR)
             for (int i = k1; i < n; i += S::rows) {
                 tile_load(B, i, s, acc);
                 tile_subtract_nn(L, B, i, s, k0, k1, acc);
@@ -217,8 +219,9 @@ template <class T> inline void solve_upper(const planes<T> &U, const planes<T> &
             }
     }
 }
-// X := inv(A) = inv(U) inv(L) P from the factors F (P A = L U; ipiv 1-based or nullptr, entries outside 1..n
-// ignored as lu_host.hpp's lu_inverse does): X = P I, then the two solves. perm: n ints.
+// X := inv(U) inv(L) from the factors F (the identity, then the two solves); inv(A) = X P. perm[i]: the column of
+// inv(A) that X's column i is (P A = L U; ipiv 1-based or nullptr, entries outside 1..n ignored as lu_host.hpp's
+// lu_inverse does).
 template <class T>
 inline void blocked_lu_inverse(const lu_layout<T> &s, const planes<T> &F, const planes<T> &X, const int *ipiv,
                                int *perm) {
@@ -230,7 +233,7 @@ inline void blocked_lu_inverse(const lu_layout<T> &s, const planes<T> &F, const 
             const int p = ipiv[k] - 1;
             if (p != k && p >= 0 && p < n) std::swap(perm[k], perm[p]);
         }
-    for (int i = 0; i < n; ++i) X.set(i, perm[i], T(real_t<T>(1)));
+    for (int i = 0; i < n; ++i) X.set(i, i, T(real_t<T>(1)));
     solve_lower_unit(F, X, n, s.cols);
     solve_upper(F, X, n, s.cols);
 }
@@ -253,14 +256,15 @@ template <class T, class BatchA, class BatchC>
 void getri_blocked(int n, const BatchA &A, pivot_batch<const int> P, const BatchC &C, int *info, int batch) {
     lu_scratch<T> work(n, 2);
     const lu_layout<T> &s = work.shape;
-    for_each_matrix(batch, 2.0 * cube(n), [&](int b, int thread) {
+    for_each_matrix(batch, 4.0 / 3.0 * cube(n), [&](int b, int thread) {
         const planes<T> F = s.at(work[thread]), X = s.at(work[thread] + s.reals);
         load_square(s, F, A[b], A.ld);
         int inf = 0;
         for (int j = 0; j < n && inf == 0; ++j)
             if (is_zero(F.get(j, j))) inf = j + 1;
-        if (inf == 0) blocked_lu_inverse(s, F, X, P[b], work.pivots(thread));
-        store_square(n, C[b], C.ld, inf == 0 ? X : F);
+        int *perm = work.pivots(thread);
+        if (inf == 0) blocked_lu_inverse(s, F, X, P[b], perm);
+        store_square(n, C[b], C.ld, inf == 0 ? X : F, inf == 0 ? perm : nullptr);
         info[b] = inf;
     });
 }
@@ -270,13 +274,14 @@ void matinv_blocked(int n, const BatchA &A, const BatchC &C, int *info, int batc
     lu_scratch<T> work(n, 2);
     const lu_layout<T> &s = work.shape;
     per_thread_scratch<int> pivots(n);
-    for_each_matrix(batch, 8.0 / 3.0 * cube(n), [&](int b, int thread) {
+    for_each_matrix(batch, 2.0 * cube(n), [&](int b, int thread) {
         const planes<T> F = s.at(work[thread]), X = s.at(work[thread] + s.reals);
         load_square(s, F, A[b], A.ld);
         int *piv = pivots[thread];
         const int inf = blocked_lu<true>(F, n, s.cols, piv);
-        if (inf == 0) blocked_lu_inverse(s, F, X, piv, work.pivots(thread));
-        store_square(n, C[b], C.ld, inf == 0 ? X : F);
+        int *perm = work.pivots(thread);
+        if (inf == 0) blocked_lu_inverse(s, F, X, piv, perm);
+        store_square(n, C[b], C.ld, inf == 0 ? X : F, inf == 0 ? perm : nullptr);
         info[b] = inf;
     });
 }
