@@ -97,12 +97,12 @@ static void run_matinv(chk_prec p, const matinv_case *c) {
 static void sizes(void **state, chk_form form, placement where) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
-    static const int big[] = {50, 64, 100};
+    static const int big[] = {50, 64, 100, 47, 65, 129}; /* 47, 65, 129: off the blocked form's panels */
     for (int n = 0; n <= 40; ++n) {
         matinv_case c = {form, n, 8, 0, 0, CHK_MT_RANDOM, where, 100u + n};
         run_matinv(p, &c);
     }
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < (int)(sizeof big / sizeof big[0]); ++k) {
         matinv_case c = {form, big[k], 2, 0, 0, CHK_MT_RANDOM, where, 200u + k};
         run_matinv(p, &c);
     }

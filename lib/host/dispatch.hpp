@@ -10,6 +10,7 @@
 #include "host/chol_blocked.hpp"
 #include "host/isa/lanes_entries.hpp"
 #include "host/lu_batch.hpp"
+#include "host/lu_blocked.hpp"
 #include "host/routing.hpp"
 
 namespace smallla {
@@ -45,15 +46,33 @@ void in_present_stretches(const matrix_batch<X> &x, const matrix_batch<Y> &y, in
     }
 }
 
+// The LU family's blocked form (kernels/host/lu_blocked.hpp), compiled once per instruction set like the
+// Cholesky family's: a wider instruction set's through its own copy, the baseline's here.
+template <class T> void run_lu_blocked(const getrf_args<T> &a) { blocked_getrf(a); }
+template <class T> void run_lu_blocked(const getri_args<T> &a) { blocked_getri(a); }
+template <class T> void run_lu_blocked(const matinv_args<T> &a) { blocked_matinv(a); }
+template <routine R, class T, class Args> bool ran_lu_blocked(const context &ctx, const Args &a) {
+    if (find_route(R, scalar_traits<T>::letter, ctx.host_isa, a.n) != family::blocked) return false;
+#if SMALLLA_HOST_ISA_COPIES
+    if (ctx.host_isa == isa_level::avx512) return isa_avx512::run_blocked<T>(R, a), true;
+    if (ctx.host_isa == isa_level::avx2) return isa_avx2::run_blocked<T>(R, a), true;
+#endif
+    run_lu_blocked(a);
+    return true;
+}
+
 template <class T> smallla_status_t getrf_present(const context &ctx, const getrf_args<T> &a) {
-    if (a.ipiv.base != nullptr)
+    if (a.ipiv.base != nullptr) {
+        if (ran_lu_blocked<routine::getrf, T>(ctx, a)) return SMALLLA_SUCCESS;
         with_routed_form<routine::getrf, T>(ctx, a, [&](auto size) {
             getrf_batch<true, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
         });
-    else
+    } else {
+        if (ran_lu_blocked<routine::getrf_nopiv, T>(ctx, a)) return SMALLLA_SUCCESS;
         with_routed_form<routine::getrf_nopiv, T>(ctx, a, [&](auto size) {
             getrf_batch<false, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
         });
+    }
     return SMALLLA_SUCCESS;
 }
 template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) {
@@ -62,6 +81,7 @@ template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) 
 }
 
 template <class T> smallla_status_t getri_present(const context &ctx, const getri_args<T> &a) {
+    if (ran_lu_blocked<routine::getri, T>(ctx, a)) return SMALLLA_SUCCESS;
     with_routed_form<routine::getri, T>(ctx, a, [&](auto size) {
         getri_batch<T>(size, a.A.either(), a.ipiv, a.C.either(), a.info, a.batch);
     });
@@ -73,6 +93,7 @@ template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) 
 }
 
 template <class T> smallla_status_t matinv_present(const context &ctx, const matinv_args<T> &a) {
+    if (ran_lu_blocked<routine::matinv, T>(ctx, a)) return SMALLLA_SUCCESS;
     with_routed_form<routine::matinv, T>(ctx, a, [&](auto size) {
         matinv_batch<T>(size, a.A.either(), a.C.either(), a.info, a.batch);
     });

@@ -1,7 +1,7 @@
 // The lanes forms of the wider instruction sets: lanes_isa.cpp compiled once per instruction set and precision
 // (lib/CMakeLists.txt) defines run_lanes in host::isa_avx2 and host::isa_avx512; the dispatch calls them where
 // the handle's instruction set routes a call to the lanes form (lib/host/dispatch.hpp). blocked_isa.cpp likewise
-// defines run_blocked, the Cholesky family's blocked form (r: potrf or potri for potrf_args).
+// defines run_blocked, the Cholesky and LU families' blocked forms (r: potrf or potri for potrf_args).
 #pragma once
 
 #include "common/args.hpp"
@@ -18,7 +18,10 @@ namespace host {
     template <class T> void run_blocked(host_kernels::routine r, const potrf_args<T> &a);       \
     template <class T> void run_blocked(host_kernels::routine r, const posv_args<T> &a);        \
     template <class T> void run_blocked(host_kernels::routine r, const potrs_args<T> &a);       \
-    template <class T> void run_blocked(host_kernels::routine r, const poinv_args<T> &a);
+    template <class T> void run_blocked(host_kernels::routine r, const poinv_args<T> &a);       \
+    template <class T> void run_blocked(host_kernels::routine r, const getrf_args<T> &a);       \
+    template <class T> void run_blocked(host_kernels::routine r, const getri_args<T> &a);       \
+    template <class T> void run_blocked(host_kernels::routine r, const matinv_args<T> &a);
 namespace isa_avx2 { SMALLLA_HOST_LANES_DECLS }
 namespace isa_avx512 { SMALLLA_HOST_LANES_DECLS }
 #undef SMALLLA_HOST_LANES_DECLS

@@ -1,0 +1,303 @@
+// The host LU family's blocked form (family "blocked" in routing.def): one matrix at a time from a copy in the
+// Cholesky blocked form's padded planes (chol_blocked.hpp), right-looking in panels of lu_panel columns:
+//  - the panel factored column by column (LAPACK's pivot choice, rows interchanged across the whole copy, the
+//    reciprocal-or-division scaling of lu_host.hpp), its rank-1 updates W rows at a time;
+//  - U12 = inv(L11) A12 column by column;
+//  - A22 -= L21 U12 by register tiles of the blocked form's shape (MR vectors of W rows by NR columns).
+// Padding rows and columns compute junk that is never stored; rows are interchanged only within the order.
+// getri and matinv: inv(A) = inv(U) inv(L) P by two blocked triangular solves of the identity with the same
+// tiles (the first skips inv(L)'s zeros: LAPACK's 4n^3/3 flops of xGETRI), P as the store's column order.
+#pragma once
+
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "chol_blocked.hpp"
+#include "lu_host.hpp"
+
+namespace smallla {
+namespace host_kernels {
+inline namespace SMALLLA_HOST_ISA {
+
+// Panel width: a multiple of every tile width NR, and the depth of each A22 update.
+constexpr int lu_panel = 16;
+
+// acc[r][c] -= A(i + r*W + w, k) * B(k, j + c) for k in [k0, k1), in increasing k.
+template <class T, class E, int MR, int NR>
+inline void tile_subtract_nn(const planes<T> &A, const planes<T> &B, long i, long j, int k0, int k1,
+                             E (&acc)[MR][NR]) {
+    constexpr int W = blocked_tile<T>::W;
+    for (int k = k0; k < k1; ++k) {
+        E a[MR];
+#pragma GCC unroll 8
+        for (int r = 0; r < MR; ++r) a[r] = A.template load<W>(i + r * W, k);
+#pragma GCC unroll 16
+        for (int c = 0; c < NR; ++c) {
+            const E b = broadcast<real_t<T>, W>(B.get(k, j + c));
+#pragma GCC unroll 8
+            for (int r = 0; r < MR; ++r) acc[r][c] -= a[r] * b;
+        }
+    }
+}
+
+// Column j, rows [i0, i1) (i1 rounded up to whole vectors: the caller allows the rows up to it), minus column k
+// times s.
+template <class T> inline void column_axpy(const planes<T> &A, int j, int k, T s, int i0, int i1) {
+    constexpr int W = blocked_tile<T>::W;
+    using E = lanes_of<T, W>;
+    const E sv = broadcast<real_t<T>, W>(s);
+    for (int i = i0; i < i1; i += W) A.template store<W>(i, j, A.template load<W>(i, j) - A.template load<W>(i, k) * sv);
+}
+
+// LU of the padded copy A (order n), in place. ipiv (Pivoting) receives the 1-based pivots; returns LAPACK's info
+// (the first zero pivot; a zero pivot does not stop the factorization and leaves its column unscaled).
+template <bool Pivoting, class T> inline int blocked_lu(const planes<T> &A, int n, int cols, int *ipiv) {
+    using S = blocked_tile<T>;
+    using E = lanes_of<T, S::W>;
+    using R = real_t<T>;
+    constexpr int MR = S::MR, NR = S::NR, ROWS = S::rows;
+    int info = 0;
+    for (int k0 = 0; k0 < n; k0 += lu_panel) {
+        const int k1 = n - k0 < lu_panel ? n : k0 + lu_panel;
+        for (int k = k0; k < k1; ++k) {
+            if constexpr (Pivoting) {
+                const int p = first_max_position(k, n, [&](int i) { return A.get(i, k); });
+                ipiv[k] = p + 1;
+                if (p != k)  // only for a nonzero pivot, as LAPACK
+                    for (int j = 0; j < n; ++j) {
+                        const T t = A.get(k, j);
+                        A.set(k, j, A.get(p, j));
+                        A.set(p, j, t);
+                    }
+            }
+            const T pivot = A.get(k, k);
+            if (is_zero(pivot)) {
+                if (info == 0) info = k + 1;
+            } else if (!below_sfmin(pivot)) {
+                const T r = T(R(1)) / pivot;
+                for (int i = k + 1; i < n; ++i) A.set(i, k, A.get(i, k) * r);
+            } else {
+                for (int i = k + 1; i < n; ++i) A.set(i, k, A.get(i, k) / pivot);
+            }
+            for (int j = k + 1; j < k1; ++j) column_axpy(A, j, k, A.get(k, j), k + 1, n);
+        }
+        if (k1 == n) break;
+        // U12 = inv(L11) A12 (L11 unit lower), then A22 -= L21 U12 over the padded columns.
+        for (int j = k1; j < n; ++j)
+            for (int k = k0; k < k1; ++k) {
+                const T u = A.get(k, j);
+                for (int i = k + 1; i < k1; ++i) A.set(i, j, A.get(i, j) - A.get(i, k) * u);
+            }
+        E acc[MR][NR];
+        for (int s = k1; s < cols; s += NR)
+            for (int i = k1; i < n; i += ROWS) {
+                tile_load(A, i, s, acc);
+                tile_subtract_nn(A, A, i, s, k0, k1, acc);
+                tile_store(A, i, s, acc);
+            }
+    }
+    return info;
+}
+
+// The padded shape of the LU form's copies: blocked_layout's, with a whole tile of rows more in front of row 0
+// (planes start there), so that the upper solve's tiles, which end at a block's first row, may start above row 0.
+template <class T> struct lu_layout {
+    using R = real_t<T>;
+    using S = blocked_tile<T>;
+    int n, cols;
+    long ld, plane, reals;  // reals: one copy's length in R
+    explicit lu_layout(int n_) : n(n_) {
+        constexpr long line = 64 / (long)sizeof(R);
+        cols = (n + S::NR - 1) / S::NR * S::NR;
+        ld = (n + 2 * S::rows + line - 1) / line * line;
+        if ((ld / line) % 2 == 0) ld += line;
+        plane = ld * cols;
+        reals = plane * (S::cplx ? 2 : 1);
+    }
+    planes<T> at(R *base) const { return {base + S::rows, ld, plane}; }
+};
+// Per-thread scratch of `copies` such copies (64-byte aligned) and n ints.
+template <class T> struct lu_scratch {
+    using R = real_t<T>;
+    lu_layout<T> shape;
+    long each;
+    std::vector<R> data;
+    std::vector<int> ints;
+    lu_scratch(int n, int copies)
+        : shape(n), each(shape.reals * copies + 64), data((size_t)each * omp_get_max_threads() + 64),
+          ints((size_t)n * omp_get_max_threads()) {}
+    R *operator[](int thread) {
+        R *p = data.data() + (long)thread * each;
+        return p + ((64 - (reinterpret_cast<unsigned long>(p) & 63)) & 63) / sizeof(R);
+    }
+    int *pivots(int thread) { return ints.data() + (long)thread * shape.n; }
+};
+
+// Copies between a user matrix (leading dimension ld) and the padded planes, all n columns. The padding is zeroed
+// on load, so that its junk stays zero (no overflow or subnormal operands from a previous matrix's leftovers).
+template <class T> inline void load_square(const lu_layout<T> &s, const planes<T> &A, const T *m, long ld) {
+    using R = real_t<T>;
+    constexpr long front = blocked_tile<T>::rows;
+    const int n = s.n;
+    for (int j = 0; j < s.cols; ++j)
+        for (int part = 0; part < (planes<T>::cplx ? 2 : 1); ++part) {
+            R *col = A.at(-front, j) + part * A.im;
+            if (j < n) {
+                std::memset(col, 0, sizeof(R) * front);
+                std::memset(col + front + n, 0, sizeof(R) * (s.ld - front - n));
+            } else {
+                std::memset(col, 0, sizeof(R) * s.ld);
+            }
+        }
+    for (int j = 0; j < n; ++j) {
+        const T *__restrict src = m + j * ld;
+        R *__restrict re = A.at(0, j);
+        if constexpr (planes<T>::cplx) {
+            R *__restrict im = re + A.im;
+            for (int i = 0; i < n; ++i) re[i] = src[i].re, im[i] = src[i].im;
+        } else {
+            std::memcpy(re, src, sizeof(T) * n);
+        }
+    }
+}
+// column: where column j goes (nullptr: j).
+template <class T> inline void store_square(int n, T *m, long ld, const planes<T> &A, const int *column = nullptr) {
+    using R = real_t<T>;
+    for (int j = 0; j < n; ++j) {
+        T *__restrict dst = m + (column ? column[j] : j) * ld;
+        const R *__restrict re = A.at(0, j);
+        if constexpr (planes<T>::cplx) {
+            const R *__restrict im = re + A.im;
+            for (int i = 0; i < n; ++i) dst[i] = T(re[i], im[i]);
+        } else {
+            std::memcpy(dst, re, sizeof(T) * n);
+        }
+    }
+}
+
+// B := inv(L) B (L unit lower, the factors' strict lower part) for the first n columns of B, B lower triangular
+// (the identity at first): a column's rows above its own index stay zero and are skipped.
+template <class T> inline void solve_lower_unit(const planes<T> &L, const planes<T> &B, int n, int cols) {
+    using S = blocked_tile<T>;
+    using E = lanes_of<T, S::W>;
+    E acc[S::MR][S::NR];
+    for (int k0 = 0; k0 < n; k0 += lu_panel) {
+        const int k1 = n - k0 < lu_panel ? n : k0 + lu_panel;
+        for (int j = 0; j < k1; ++j)
+            for (int k = k0 > j ? k0 : j; k < k1; ++k) {
+                const T x = B.get(k, j);
+                for (int i = k + 1; i < k1; ++i) B.set(i, j, B.get(i, j) - L.get(i, k) * x);
+            }
+        for (int s = 0; s < k1 && s < cols; s += S::NR)
+            for (int i = k1; i < n; i += S::rows) {
+                tile_load(B, i, s, acc);
+                tile_subtract_nn(L, B, i, s, k0, k1, acc);
+                tile_store(B, i, s, acc);
+            }
+    }
+}
+// B := inv(U) B (U upper, the factors' upper part; no zero on its diagonal), block rows from the last: the rows
+// above a block by tiles that end at its first row (the copy's front rows take the overhang).
+template <class T> inline void solve_upper(const planes<T> &U, const planes<T> &B, int n, int cols) {
+    using S = blocked_tile<T>;
+    using E = lanes_of<T, S::W>;
+    E acc[S::MR][S::NR];
+    for (int k0 = (n - 1) / lu_panel * lu_panel; k0 >= 0; k0 -= lu_panel) {
+        const int k1 = n - k0 < lu_panel ? n : k0 + lu_panel;
+        for (int j = 0; j < n; ++j)
+            for (int k = k1 - 1; k >= k0; --k) {
+                const T x = B.get(k, j) / U.get(k, k);
+                B.set(k, j, x);
+                for (int i = k0; i < k; ++i) B.set(i, j, B.get(i, j) - U.get(i, k) * x);
+            }
+        for (int s = 0; s < cols; s += S::NR)
+            for (int i = k0 - S::rows; i > -S::rows; i -= S::rows) {
+                tile_load(B, i, s, acc);
+                tile_subtract_nn(U, B, i, s, k0, k1, acc);
+                tile_store(B, i, s, acc);
+            }
+    }
+}
+// X := inv(U) inv(L) from the factors F (the identity, then the two solves); inv(A) = X P. perm[i]: the column of
+// inv(A) that X's column i is (P A = L U; ipiv 1-based or nullptr, entries outside 1..n ignored as lu_host.hpp's
+// lu_inverse does).
+template <class T>
+inline void blocked_lu_inverse(const lu_layout<T> &s, const planes<T> &F, const planes<T> &X, const int *ipiv,
+                               int *perm) {
+    const int n = s.n;
+    std::memset(X.p - blocked_tile<T>::rows, 0, sizeof(real_t<T>) * s.reals);
+    for (int i = 0; i < n; ++i) perm[i] = i;
+    if (ipiv != nullptr)
+        for (int k = 0; k < n; ++k) {
+            const int p = ipiv[k] - 1;
+            if (p != k && p >= 0 && p < n) std::swap(perm[k], perm[p]);
+        }
+    for (int i = 0; i < n; ++i) X.set(i, i, T(real_t<T>(1)));
+    solve_lower_unit(F, X, n, s.cols);
+    solve_upper(F, X, n, s.cols);
+}
+
+// ---- the batch drivers -----------------------------------------------------------------------------------------
+template <class T, class Batch> void getrf_blocked(int n, const Batch &A, pivot_batch<int> P, int *info, int batch) {
+    lu_scratch<T> work(n, 1);
+    const lu_layout<T> &s = work.shape;
+    const bool pivoting = P.base != nullptr;
+    for_each_matrix(batch, 2.0 / 3.0 * cube(n), [&](int b, int thread) {
+        const planes<T> F = s.at(work[thread]);
+        T *m = A[b];
+        load_square(s, F, m, A.ld);
+        info[b] = pivoting ? blocked_lu<true>(F, n, s.cols, P[b]) : blocked_lu<false>(F, n, s.cols, nullptr);
+        store_square(n, m, A.ld, F);
+    });
+}
+// getri: C receives the factors where U has a zero on its diagonal (as the unblocked form).
+template <class T, class BatchA, class BatchC>
+void getri_blocked(int n, const BatchA &A, pivot_batch<const int> P, const BatchC &C, int *info, int batch) {
+    lu_scratch<T> work(n, 2);
+    const lu_layout<T> &s = work.shape;
+    for_each_matrix(batch, 4.0 / 3.0 * cube(n), [&](int b, int thread) {
+        const planes<T> F = s.at(work[thread]), X = s.at(work[thread] + s.reals);
+        load_square(s, F, A[b], A.ld);
+        int inf = 0;
+        for (int j = 0; j < n && inf == 0; ++j)
+            if (is_zero(F.get(j, j))) inf = j + 1;
+        int *perm = work.pivots(thread);
+        if (inf == 0) blocked_lu_inverse(s, F, X, P[b], perm);
+        store_square(n, C[b], C.ld, inf == 0 ? X : F, inf == 0 ? perm : nullptr);
+        info[b] = inf;
+    });
+}
+// matinv: C receives the factors where U is singular.
+template <class T, class BatchA, class BatchC>
+void matinv_blocked(int n, const BatchA &A, const BatchC &C, int *info, int batch) {
+    lu_scratch<T> work(n, 2);
+    const lu_layout<T> &s = work.shape;
+    per_thread_scratch<int> pivots(n);
+    for_each_matrix(batch, 2.0 * cube(n), [&](int b, int thread) {
+        const planes<T> F = s.at(work[thread]), X = s.at(work[thread] + s.reals);
+        load_square(s, F, A[b], A.ld);
+        int *piv = pivots[thread];
+        const int inf = blocked_lu<true>(F, n, s.cols, piv);
+        int *perm = work.pivots(thread);
+        if (inf == 0) blocked_lu_inverse(s, F, X, piv, perm);
+        store_square(n, C[b], C.ld, inf == 0 ? X : F, inf == 0 ? perm : nullptr);
+        info[b] = inf;
+    });
+}
+
+// The routines' entries (lib/host/dispatch.hpp calls the baseline copy's, lib/host/isa/blocked_isa.cpp the wider
+// instruction sets'); ipiv == NULL: getrf without pivoting.
+template <class T> void blocked_getrf(const getrf_args<T> &a) {
+    getrf_blocked<T>(a.n, a.A.either(), a.ipiv, a.info, a.batch);
+}
+template <class T> void blocked_getri(const getri_args<T> &a) {
+    getri_blocked<T>(a.n, a.A.either(), a.ipiv, a.C.either(), a.info, a.batch);
+}
+template <class T> void blocked_matinv(const matinv_args<T> &a) {
+    matinv_blocked<T>(a.n, a.A.either(), a.C.either(), a.info, a.batch);
+}
+
+}  // namespace SMALLLA_HOST_ISA
+}  // namespace host_kernels
+}  // namespace smallla
