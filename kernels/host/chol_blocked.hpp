@@ -71,22 +71,23 @@ template <class T> struct planes {
     }
 };
 
-// The padded shape of one order's copies: ld covers every tile's rows (a tile starts before n), a whole number
-// of 64-byte lines and an odd one, so that a column walk does not map every column to the same L1 sets.
+// The padded shape of one order's copies: ld covers every tile's rows (a tile starts before n) and `front` rows
+// before row 0 (planes start there), a whole number of 64-byte lines and an odd one, so that a column walk does not
+// map every column to the same L1 sets.
 template <class T> struct blocked_layout {
     using R = real_t<T>;
     using S = blocked_tile<T>;
-    int n, cols;
+    int n, cols, front;
     long ld, plane, reals;  // reals: one copy's length in R
-    explicit blocked_layout(int n_) : n(n_) {
+    explicit blocked_layout(int n_, int front_rows = 0) : n(n_), front(front_rows) {
         constexpr long line = 64 / (long)sizeof(R);
         cols = (n + S::NR - 1) / S::NR * S::NR;
-        ld = (n + S::rows + line - 1) / line * line;
+        ld = (n + front + S::rows + line - 1) / line * line;
         if ((ld / line) % 2 == 0) ld += line;
         plane = ld * cols;
         reals = plane * (S::cplx ? 2 : 1);
     }
-    planes<T> at(R *base) const { return {base, ld, plane}; }
+    planes<T> at(R *base) const { return {base + front, ld, plane}; }
 };
 
 // Per-thread scratch of `copies` padded copies (64-byte aligned), plus room for one right-hand side.

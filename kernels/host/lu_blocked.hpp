@@ -100,22 +100,10 @@ template <bool Pivoting, class T> inline int blocked_lu(const planes<T> &A, int 
     return info;
 }
 
-// The padded shape of the LU form's copies: blocked_layout's, with a whole tile of rows more in front of row 0
-// (planes start there), so that the upper solve's tiles, which end at a block's first row, may start above row 0.
-template <class T> struct lu_layout {
-    using R = real_t<T>;
-    using S = blocked_tile<T>;
-    int n, cols;
-    long ld, plane, reals;  // reals: one copy's length in R
-    explicit lu_layout(int n_) : n(n_) {
-        constexpr long line = 64 / (long)sizeof(R);
-        cols = (n + S::NR - 1) / S::NR * S::NR;
-        ld = (n + 2 * S::rows + line - 1) / line * line;
-        if ((ld / line) % 2 == 0) ld += line;
-        plane = ld * cols;
-        reals = plane * (S::cplx ? 2 : 1);
-    }
-    planes<T> at(R *base) const { return {base + S::rows, ld, plane}; }
+// The padded shape of the LU form's copies: blocked_layout's with a whole tile of rows in front of row 0, so that
+// the upper solve's tiles, which end at a block's first row, may start above row 0.
+template <class T> struct lu_layout : blocked_layout<T> {
+    explicit lu_layout(int n) : blocked_layout<T>(n, blocked_tile<T>::rows) {}
 };
 // Per-thread scratch of `copies` such copies (64-byte aligned) and n ints.
 template <class T> struct lu_scratch {
