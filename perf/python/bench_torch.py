@@ -3,7 +3,9 @@
 switching.
 
 For each operation (inv: smallla.inv vs torch.linalg.inv_ex; lu_factor: smallla.lu_factor vs
-torch.linalg.lu_factor_ex; solve with one right-hand side per matrix: smallla.solve vs torch.linalg.solve_ex),
+torch.linalg.lu_factor_ex; solve with one right-hand side per matrix: smallla.solve vs torch.linalg.solve_ex;
+cholesky of symmetric positive definite matrices, the lower factor with zeros above: smallla.cholesky vs
+torch.linalg.cholesky_ex),
 precision (s, d) and order n (default 2..64), a batch of random matrices of at least --gib GiB (default 1) is
 made on the GPU as a PyTorch user has it (a contiguous, row-major tensor (batch, n, n)), and each library's
 call is timed with CUDA events on torch's current stream: one warm-up call, then the median of --runs calls
@@ -16,7 +18,7 @@ torch / smallla, the two minima, each library's check ratio), PREFIX.png (the sp
 per operation) and PREFIX.txt (the machine, torch's and the library's versions, the command line).
 
 Exits 77 (skipped) when torch is missing, sees no CUDA device, or libsmallla has no usable CUDA backend.
-  usage: python3 perf/python/bench_torch.py [--n 2-64] [--precisions s,d] [--ops inv,lu_factor,solve]
+  usage: python3 perf/python/bench_torch.py [--n 2-64] [--precisions s,d] [--ops inv,lu_factor,solve,cholesky]
                                             [--gib 1] [--runs 7] [--out bench_torch]
 The library: SMALLLA_LIBRARY=path/to/libsmallla.so (a CUDA build), as for the package.
 """
@@ -53,7 +55,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", default="2-64", help="orders: a list and ranges, e.g. 2-16,24,32 (default 2-64)")
     ap.add_argument("--precisions", default="s,d", help="s, d (default both)")
-    ap.add_argument("--ops", default="inv,lu_factor,solve", help="inv, lu_factor, solve (default all)")
+    ap.add_argument("--ops", default="inv,lu_factor,solve,cholesky",
+                    help="inv, lu_factor, solve, cholesky (default all)")
     ap.add_argument("--gib", type=float, default=1.0, help="GiB of matrices per case (default 1)")
     ap.add_argument("--runs", type=int, default=7, help="timed calls per library and case (default 7)")
     ap.add_argument("--out", default="bench_torch", help="prefix of the CSV, PNG and TXT written")
@@ -126,13 +129,17 @@ def main():
         return x.abs().sum(dim=-2).amax(dim=-1)
 
     def ratio(op, a, res, b, prec):
-        """LAPACK's ratio on the first 64 matrices (in double): inverse xGET03, LU xGET01, solve xGET02."""
+        """LAPACK's ratio on the first 64 matrices (in double): inverse xGET03, LU xGET01, solve xGET02,
+        Cholesky xPOT01."""
         k = min(64, a.shape[0])
         a = a[:k].double()
         n = a.shape[-1]
         if op == "inv":
             c = res[:k].double()
             r = norm1(torch.eye(n, dtype=a.dtype, device=a.device) - c @ a) / norm1(a) / norm1(c) / n
+        elif op == "cholesky":
+            low = res[:k].double()
+            r = norm1(low @ low.transpose(-1, -2) - a) / norm1(a) / n
         elif op == "lu_factor":
             lu, piv = res[0][:k].double(), res[1][:k]
             lower = torch.tril(lu, -1) + torch.eye(n, dtype=a.dtype, device=a.device)
@@ -153,6 +160,8 @@ def main():
             return lambda: smallla.inv(a, check=False, check_finite=False)
         if op == "lu_factor":
             return lambda: smallla.lu_factor(a, check_finite=False)[:2]
+        if op == "cholesky":
+            return lambda: smallla.cholesky(a, lower=True, check=False, check_finite=False)
         return lambda: smallla.solve(a, b, check=False, check_finite=False)
 
     def torch_call(op, a, b):
@@ -161,6 +170,8 @@ def main():
         if op == "lu_factor":
             # torch's pivots are 1-based: the check below takes them 0-based, outside the timed call
             return lambda: torch.linalg.lu_factor_ex(a)[:2]
+        if op == "cholesky":
+            return lambda: torch.linalg.cholesky_ex(a)[0]
         return lambda: torch.linalg.solve_ex(a, b)[0]
 
     out = pathlib.Path(args.out)
@@ -179,9 +190,14 @@ def main():
             a = torch.randn((batch, n, n), dtype=dtype, device=device, generator=gen)
             b = torch.randn((batch, n), dtype=dtype, device=device, generator=gen)
             for op in ops:
-                ts, ts_min, r_s = measure(smallla_call(op, a, b), op, a, b, prec)
-                tt, tt_min, r_t = measure(torch_call(op, a, b), op, a, b, prec,
+                m = a
+                if op == "cholesky":  # symmetric positive definite: X X^T / n + I, in place of a
+                    m = torch.baddbmm(torch.eye(n, dtype=dtype, device=device).expand(batch, n, n), a,
+                                      a.transpose(-1, -2), alpha=1.0 / n)
+                ts, ts_min, r_s = measure(smallla_call(op, m, b), op, m, b, prec)
+                tt, tt_min, r_t = measure(torch_call(op, m, b), op, m, b, prec,
                                           (lambda r: (r[0], r[1] - 1)) if op == "lu_factor" else None)
+                del m
                 row = (op, prec, n, batch, batch * n * n * size / 2 ** 30, ts, tt, tt / ts, ts_min, tt_min,
                        r_s, r_t)
                 rows.append(row)
@@ -221,7 +237,7 @@ def plot(rows, ops, precisions, path, device_name, gib):
     except ImportError:
         print("bench_torch: no matplotlib, no PNG", file=sys.stderr)
         return
-    torch_name = {"inv": "inv_ex", "lu_factor": "lu_factor_ex", "solve": "solve_ex"}
+    torch_name = {"inv": "inv_ex", "lu_factor": "lu_factor_ex", "solve": "solve_ex", "cholesky": "cholesky_ex"}
     fig, axes = plt.subplots(1, len(ops), figsize=(5 * len(ops), 4), squeeze=False)
     for ax, op in zip(axes[0], ops):
         for prec in precisions:

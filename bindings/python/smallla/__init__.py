@@ -11,6 +11,9 @@ SciPy's conventions (0-based pivots, lu_factor's factors)::
     x = smallla.solve(a, b)
     c, lower, info = smallla.cho_factor(spd)      # Cholesky of positive definite matrices (..., n, n)
     x = smallla.cho_solve((c, lower), b)
+    u = smallla.cholesky(spd)                     # the factor alone, the other triangle zero
+    spd_inv = smallla.inv(spd, assume_a="pos")    # Cholesky and the inverse in one pass
+    x = smallla.solve(spd, b, assume_a="pos")     # Cholesky solve
 
 NumPy arrays run on the library's host backend (OpenMP over the batch). torch tensors and CuPy arrays on a
 CUDA device (and other objects with ``__cuda_array_interface__`` or ``__dlpack__`` on one) run on its CUDA
@@ -32,9 +35,9 @@ every C function for ctypes, the enumerations, structs and constants.
 """
 from ._core import LinAlgError, SmallLAError, library_path, library_version
 from ._libsmallla import VERSION, smallla_backend_t, smallla_operation_t, smallla_status_t
-from ._linalg import cho_factor, cho_solve, inv, lu_factor, lu_solve, solve
+from ._linalg import cho_factor, cho_inv, cho_solve, cholesky, inv, lu_factor, lu_solve, solve
 
 __version__ = VERSION
 
-__all__ = ["lu_factor", "lu_solve", "inv", "solve", "cho_factor", "cho_solve", "LinAlgError", "SmallLAError", "library_path",
-           "library_version", "smallla_backend_t", "smallla_operation_t", "smallla_status_t", "__version__"]
+__all__ = ["lu_factor", "lu_solve", "inv", "solve", "cholesky", "cho_factor", "cho_solve", "cho_inv", "LinAlgError",
+           "SmallLAError", "library_path", "library_version", "smallla_backend_t", "smallla_operation_t", "smallla_status_t", "__version__"]

@@ -119,6 +119,26 @@ class NumpyOps:
     def copy_into(self, dst, src):
         np.copyto(dst, src)
 
+    def _xp(self):
+        return np
+
+    def keep_triangle(self, x, lower):
+        """Keeps the lower (lower=True) or upper triangle of every matrix of x (..., n, n), zeroing the other
+        one's entries in place."""
+        xp, n = self._xp(), x.shape[-1]
+        i, j = xp.triu_indices(n, 1) if lower else xp.tril_indices(n, -1)
+        x[..., i, j] = 0
+
+    def hermitian_from(self, x, lower):
+        """Fills, in place, the other triangle of every matrix of x from the conjugate transpose of the lower
+        (lower=True) or upper one."""
+        xp, n = self._xp(), x.shape[-1]
+        i, j = xp.triu_indices(n, 1)
+        if lower:
+            x[..., i, j] = xp.conj(x[..., j, i])
+        else:
+            x[..., j, i] = xp.conj(x[..., i, j])
+
     # --- values -----------------------------------------------------------------------------------------------
     def all_finite(self, x):
         return bool(np.isfinite(x).all())
@@ -232,6 +252,9 @@ class CupyOps(NumpyOps):
     def copy_into(self, dst, src):
         dst[...] = src
 
+    def _xp(self):
+        return self.cp
+
     def all_finite(self, x):
         return bool(self.cp.isfinite(x).all())
 
@@ -342,6 +365,17 @@ class TorchCudaOps(NumpyOps):
 
     def copy_into(self, dst, src):
         dst.copy_(src)
+
+    def keep_triangle(self, x, lower):
+        if lower:
+            x.tril_()
+        else:
+            x.triu_()
+
+    def hermitian_from(self, x, lower):
+        t = x.tril(-1) if lower else x.triu(1)
+        keep = x.tril() if lower else x.triu()
+        x.copy_(keep + t.transpose(-1, -2).conj())
 
     def all_finite(self, x):
         return bool(self.torch.isfinite(x).all())

@@ -1,4 +1,4 @@
-"""The high-level functions: LU, solves and inverses of batches of matrices (..., n, n).
+"""The high-level functions: LU, Cholesky, solves and inverses of batches of matrices (..., n, n).
 
 Memory layout. The library is column-major (LAPACK's): a matrix is read where it lies when its elements are
 column-major (``strides[-2]`` one element, the leading dimension ``strides[-1] >= n``) and the flattened batch
@@ -19,6 +19,13 @@ function          column-major batch (F order per        row-major batch (C orde
                                                          solves with A
 ``lu_solve``      lu read where it lies                  lu copied into column-major (lu_factor never
                                                          returns this layout)
+``cho_factor``,   copied (none with overwrite_a)         copied as it lies (none with overwrite_a): the
+``cholesky``,                                            batch holds conj(A), whose factor in the other
+``cho_inv``                                              triangle, read row-major, is A's (likewise the
+                                                         inverse)
+``inv`` "pos"     as inv                                 as inv
+``cho_solve``,    c read where it lies; a copied (none   copied into column-major
+``solve`` "pos"   with overwrite_a)
 right-hand side   b: a vector batch (..., n) or column-major matrices are solved in place with
                   overwrite_b, else copied (once) into a new column-major array: the solution
 ================  ====================================  ============================================
@@ -30,7 +37,7 @@ from . import _arrays
 from . import _core
 from . import _libsmallla as _c
 
-__all__ = ["lu_factor", "lu_solve", "inv", "solve", "cho_factor", "cho_solve"]
+__all__ = ["lu_factor", "lu_solve", "inv", "solve", "cholesky", "cho_factor", "cho_solve", "cho_inv"]
 
 # The most matrices one C call takes (its batch is an int); larger batches are split into several calls.
 _MAX_BATCH = _arrays.INT_MAX
@@ -282,9 +289,10 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     return ops.wrap(ops.squeeze(x) if vector else x)
 
 
-def inv(a, overwrite_a=False, check_finite=True, check=True, return_info=False):
+def inv(a, overwrite_a=False, check_finite=True, check=True, return_info=False, assume_a="gen", lower=False):
     """The inverse of each matrix of a batch, as ``scipy.linalg.inv``: LU with partial pivoting and the
-    inverse in one pass (the library's matinv).
+    inverse in one pass (the library's matinv); with ``assume_a="pos"``, Cholesky and the inverse in one pass
+    (the library's poinv) for Hermitian (real: symmetric) positive definite matrices.
 
     Parameters
     ----------
@@ -301,6 +309,11 @@ def inv(a, overwrite_a=False, check_finite=True, check=True, return_info=False):
         device this waits for the stream: pass False (and return_info=True) to keep the call asynchronous.
     return_info : bool
         Return (ainv, info) instead of ainv.
+    assume_a : {"gen", "pos"}
+        "gen": any matrix (LU). "pos": Hermitian positive definite; only the triangle that ``lower`` names is
+        read, and the whole inverse is written.
+    lower : bool
+        With assume_a="pos": read the lower triangle of each matrix (else the upper one, SciPy's default).
 
     Returns
     -------
@@ -311,9 +324,12 @@ def inv(a, overwrite_a=False, check_finite=True, check=True, return_info=False):
     info : int32 array (...), with return_info
         0, or j > 0 when the LU met an exactly zero pivot (the matrix is singular; its ainv is not
         meaningful). For a row-major batch, j is that of the LU of A^T, so only info > 0 is comparable with
-        LAPACK's getrf of A.
+        LAPACK's getrf of A. With assume_a="pos": j > 0 when the leading minor of order j is not positive
+        definite (LAPACK's potrf; the same for either layout).
     """
     fn = "inv"
+    if assume_a not in ("gen", "pos"):
+        raise ValueError('%s: assume_a must be "gen" or "pos" (got %r)' % (fn, assume_a))
     ops, a = _arrays.adapt(a, fn)
     a, prefix, converted = ops.prepare(a, "a", fn)
     n, batch_shape = _square(ops, a, "a", fn)
@@ -342,9 +358,17 @@ def inv(a, overwrite_a=False, check_finite=True, check=True, return_info=False):
     if n and nbatch:
         size = _arrays.ITEMSIZE[prefix]
         pa, pc, pi = ops.ptr(src), ops.ptr(dst), ops.ptr(info)
-        _run(ops, "matinv", prefix, nbatch,
-             lambda b0: (n, pa + b0 * lay[1] * size, lay[0], lay[1], pc + b0 * layc[1] * size, layc[0],
-                         layc[1], pi + b0 * 4))
+        if assume_a == "pos":
+            # A row-major batch holds M = A^T column-major: A's lower triangle is M's upper one, and
+            # inv(M) read row-major is inv(A).
+            fill = int(_FILL[bool(lower) != transposed])
+            _run(ops, "poinv", prefix, nbatch,
+                 lambda b0: (fill, n, pa + b0 * lay[1] * size, lay[0], lay[1], pc + b0 * layc[1] * size, layc[0],
+                             layc[1], pi + b0 * 4))
+        else:
+            _run(ops, "matinv", prefix, nbatch,
+                 lambda b0: (n, pa + b0 * lay[1] * size, lay[0], lay[1], pc + b0 * layc[1] * size, layc[0],
+                             layc[1], pi + b0 * 4))
     if check:
         _raise_singular(ops, info, batch_shape, fn)
     if return_info:
@@ -352,9 +376,11 @@ def inv(a, overwrite_a=False, check_finite=True, check=True, return_info=False):
     return ops.wrap(out)
 
 
-def solve(a, b, overwrite_a=False, overwrite_b=False, check_finite=True, check=True, return_info=False):
+def solve(a, b, overwrite_a=False, overwrite_b=False, check_finite=True, check=True, return_info=False,
+          assume_a="gen", lower=False):
     """Solves A x = b for each matrix of a batch (LU with partial pivoting, then the triangular solves), as
-    ``scipy.linalg.solve`` for general matrices.
+    ``scipy.linalg.solve`` for general matrices; with ``assume_a="pos"``, by Cholesky (the library's posv)
+    for Hermitian (real: symmetric) positive definite matrices, reading only the triangle ``lower`` names.
 
     Parameters
     ----------
@@ -377,15 +403,23 @@ def solve(a, b, overwrite_a=False, overwrite_b=False, check_finite=True, check=T
         singular matrix); on a device this waits for the stream.
     return_info : bool
         Return (x, info) instead of x.
+    assume_a : {"gen", "pos"}
+        "gen": any matrix (LU). "pos": Hermitian positive definite (Cholesky); a is then factored in a
+        column-major copy (in place with overwrite_a when its matrices are column-major).
+    lower : bool
+        With assume_a="pos": read the lower triangle of each matrix (else the upper one, SciPy's default).
 
     Returns
     -------
     x : array of b's shape
         The solutions (not meaningful for a matrix with info > 0); the dtype is the common one of a and b.
     info : int32 array (...), with return_info
-        0, or j > 0 when the LU met an exactly zero pivot (of A, or of A^T for a row-major a).
+        0, or j > 0 when the LU met an exactly zero pivot (of A, or of A^T for a row-major a); with
+        assume_a="pos", when the leading minor of order j is not positive definite.
     """
     fn = "solve"
+    if assume_a not in ("gen", "pos"):
+        raise ValueError('%s: assume_a must be "gen" or "pos" (got %r)' % (fn, assume_a))
     ops, a = _arrays.adapt(a, fn)
     b = ops.accept(b, "b", fn)
     a, pa_, aconv = ops.prepare(a, "a", fn)
@@ -400,6 +434,9 @@ def solve(a, b, overwrite_a=False, overwrite_b=False, check_finite=True, check=T
     if check_finite:
         _check_finite(ops, a, "a", fn)
         _check_finite(ops, b, "b", fn)
+    if assume_a == "pos":
+        return _solve_pos(ops, prefix, a, aconv, bm, b, bconv, vector, n, batch_shape, overwrite_a, overwrite_b,
+                          check, return_info, lower, fn)
     # the matrix to factor: A (column-major) with trans N, or A^T (a row-major a) with trans T
     op = _c.SMALLLA_OP_N
     lay = _colmajor(ops, a)
@@ -431,6 +468,131 @@ def solve(a, b, overwrite_a=False, overwrite_b=False, check_finite=True, check=T
     return ops.wrap(out)
 
 
+def _in_own_layout(ops, a, prefix, may_overwrite):
+    """(out, view, lay, transposed) for a routine that works in place on a Hermitian batch: out is a itself
+    (may_overwrite, and a writeable column- or row-major batch) or a copy in a's layout (column-major where a
+    is neither); view is out's column-major form (swapped when out is row-major: transposed) and lay its
+    (ld, stride)."""
+    lay = _colmajor(ops, a)
+    transposed = lay is None and _colmajor(ops, ops.swap(a)) is not None
+    if may_overwrite and ops.writeable(a) and (lay is not None or transposed):
+        out = a
+    elif transposed:
+        out = ops.empty(ops.shape(a), prefix)
+        ops.copy_into(out, a)
+    else:
+        out, lay = _copy_colmajor(ops, a, prefix)
+    view = ops.swap(out) if transposed else out
+    if transposed:
+        lay = _colmajor(ops, view)
+    return out, view, lay, transposed
+
+
+def _solve_pos(ops, prefix, a, aconv, bm, b, bconv, vector, n, batch_shape, overwrite_a, overwrite_b, check,
+               return_info, lower, fn):
+    """solve's assume_a="pos": posv on a column-major copy of a (or a itself) and of b (or b itself)."""
+    lay = _colmajor(ops, a) if overwrite_a and not aconv and ops.writeable(a) else None
+    if lay is None:
+        f, lay = _copy_colmajor(ops, a, prefix)
+    else:
+        f = a
+    layx = _colmajor(ops, bm) if overwrite_b and not bconv and ops.writeable(b) else None
+    if layx is None:
+        x, layx = _copy_colmajor(ops, bm, prefix)
+    else:
+        x = bm
+    nrhs, nbatch = ops.shape(x)[-1], _prod(batch_shape)
+    info = ops.zeros(tuple(batch_shape), "i")
+    if n and nbatch:
+        size = _arrays.ITEMSIZE[prefix]
+        pa, px, pi = ops.ptr(f), ops.ptr(x), ops.ptr(info)
+        _run(ops, "posv", prefix, nbatch,
+             lambda b0: (int(_FILL[bool(lower)]), n, nrhs, pa + b0 * lay[1] * size, lay[0], lay[1],
+                         px + b0 * layx[1] * size, layx[0], layx[1], pi + b0 * 4))
+    if check:
+        _raise_singular(ops, info, batch_shape, fn)
+    out = ops.squeeze(x) if vector else x
+    if return_info:
+        return ops.wrap(out), ops.wrap(info)
+    return ops.wrap(out)
+
+
+def cholesky(a, lower=False, overwrite_a=False, check_finite=True, check=True):
+    """The Cholesky factor of each Hermitian (real: symmetric) positive definite matrix of a batch, as
+    ``scipy.linalg.cholesky``: U with A = U^H U (default), or L with A = L L^H (lower=True); only that
+    triangle of each matrix is read, and the other triangle of the result is zero.
+
+    Parameters
+    ----------
+    a : array (..., n, n)
+        NumPy (host backend), or a torch tensor / CuPy array / other CUDA array (CUDA backend, on the
+        object's current stream).
+    lower, overwrite_a, check_finite, check
+        As cho_factor's.
+
+    Returns
+    -------
+    c : array (..., n, n)
+        The factors, in a's layout as cho_factor's (a itself with overwrite_a where it was factored in place).
+        Where a matrix is not positive definite (check=False), its factor is LAPACK's partial one.
+    """
+    c, lower, _ = cho_factor(a, lower=lower, overwrite_a=overwrite_a, check_finite=check_finite, check=check)
+    ops, c_ = _arrays.adapt(c, "cholesky")
+    ops.keep_triangle(ops.prepare(c_, "c", "cholesky")[0], bool(lower))
+    return c
+
+
+def cho_inv(c_and_lower, overwrite_c=False, check_finite=True, check=True):
+    """The inverse of each Hermitian positive definite matrix from its Cholesky factor (cho_factor's or
+    cholesky's output), as ``torch.cholesky_inverse``: LAPACK's potri, then the other triangle filled, so that
+    the result is the whole Hermitian inverse. To invert A without the factor, ``inv(a, assume_a="pos")``
+    does both in one pass.
+
+    Parameters
+    ----------
+    c_and_lower : (c, lower)
+        The factors (..., n, n) and the triangle they are in; only that triangle is read.
+    overwrite_c : bool
+        Invert in c when its matrices are column-major or row-major, evenly strided and of a supported
+        dtype; otherwise c is copied (in its layout).
+    check_finite : bool
+        Raise ValueError if c holds an Inf or NaN.
+    check : bool
+        Raise LinAlgError naming the batch indices whose factor has a zero on its diagonal (LAPACK's potri
+        info > 0; the result for that matrix is not meaningful).
+
+    Returns
+    -------
+    ainv : array (..., n, n)
+        The inverses, in c's layout (row-major or column-major matrices; column-major for any other).
+    """
+    fn = "cho_inv"
+    try:
+        c, lower = c_and_lower[0], c_and_lower[1]
+    except (TypeError, IndexError, KeyError):
+        raise TypeError("%s: c_and_lower must be the pair (c, lower) that cho_factor returns first" % fn) from None
+    ops, c = _arrays.adapt(c, fn)
+    c, prefix, converted = ops.prepare(c, "c", fn)
+    n, batch_shape = _square(ops, c, "c", fn)
+    if check_finite:
+        _check_finite(ops, c, "c", fn)
+    out, view, lay, transposed = _in_own_layout(ops, c, prefix, overwrite_c and not converted)
+    nbatch = _prod(batch_shape)
+    info = ops.zeros(tuple(batch_shape), "i")
+    if n and nbatch:
+        size = _arrays.ITEMSIZE[prefix]
+        po, pi = ops.ptr(view), ops.ptr(info)
+        # row-major factors: potri of M = conj(A)'s factor in the other triangle gives conj(inv(A)) there,
+        # which read row-major is inv(A) (Hermitian).
+        fill = int(_FILL[bool(lower) != transposed])
+        _run(ops, "potri", prefix, nbatch,
+             lambda b0: (fill, n, po + b0 * lay[1] * size, lay[0], lay[1], pi + b0 * 4))
+    if check:
+        _raise_singular(ops, info, batch_shape, fn)
+    ops.hermitian_from(out, bool(lower))
+    return ops.wrap(out)
+
+
 def cho_factor(a, lower=False, overwrite_a=False, check_finite=True, check=True):
     """Cholesky factorization of each Hermitian (real: symmetric) positive definite matrix of a batch, as
     ``scipy.linalg.cho_factor``: A = L L^H (lower) or U^H U; only that triangle of each matrix is read.
@@ -443,8 +605,8 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True, check=True)
     lower : bool
         Read and factor the lower triangle (else the upper one, SciPy's default).
     overwrite_a : bool
-        Factor a in place when its matrices are column-major, evenly strided and of a supported dtype; c is
-        then a itself. Otherwise a is copied (into column-major matrices) and left as it is.
+        Factor a in place when its matrices are column-major or row-major, evenly strided and of a supported
+        dtype; c is then a itself. Otherwise a is copied and left as it is.
     check_finite : bool
         Raise ValueError if a holds an Inf or NaN (on a device this waits for the stream).
     check : bool
@@ -454,8 +616,9 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True, check=True)
     Returns
     -------
     c : array (..., n, n)
-        The factor in the chosen triangle of each (column-major) matrix; the other triangle holds a's values
-        (SciPy: "arbitrary"), as the library never writes it.
+        The factor in the chosen triangle of each matrix, in a's layout (row-major or column-major matrices;
+        any other layout is copied into column-major ones); the other triangle holds a's values (SciPy:
+        "arbitrary"), as the library never writes it.
     lower : bool
         The flag, for cho_solve.
     info : int32 array (...)
@@ -467,18 +630,17 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True, check=True)
     n, batch_shape = _square(ops, a, "a", fn)
     if check_finite:
         _check_finite(ops, a, "a", fn)
-    lay = _colmajor(ops, a) if overwrite_a and not converted and ops.writeable(a) else None
-    if lay is None:
-        c, lay = _copy_colmajor(ops, a, prefix)
-    else:
-        c = a
+    c, view, lay, transposed = _in_own_layout(ops, a, prefix, overwrite_a and not converted)
     nbatch = _prod(batch_shape)
     info = ops.zeros(tuple(batch_shape), "i")
     if n and nbatch:
         size = _arrays.ITEMSIZE[prefix]
-        pc, pi = ops.ptr(c), ops.ptr(info)
+        pc, pi = ops.ptr(view), ops.ptr(info)
+        # A row-major batch holds M = A^T = conj(A) column-major: the factor of M's other triangle, read
+        # row-major, is A's factor in the chosen one (M = U_M^H U_M with U_M = L^T when A = L L^H).
+        fill = int(_FILL[bool(lower) != transposed])
         _run(ops, "potrf", prefix, nbatch,
-             lambda b0: (int(_FILL[bool(lower)]), n, pc + b0 * lay[1] * size, lay[0], lay[1], pi + b0 * 4))
+             lambda b0: (fill, n, pc + b0 * lay[1] * size, lay[0], lay[1], pi + b0 * 4))
     if check:
         _raise_singular(ops, info, batch_shape, fn)
     return ops.wrap(c), bool(lower), ops.wrap(info)

@@ -69,3 +69,87 @@ def test_not_positive_definite(rng):
     np.testing.assert_array_equal(info, [0, 0, 4, 0])
     with pytest.raises(smallla.LinAlgError):
         smallla.cho_factor(a)
+
+
+def _eps(dtype):
+    return np.finfo(np.float32 if dtype in (np.float32, np.complex64) else np.float64).eps / 2
+
+
+def _ratio_pot03(m, minv, dtype):
+    """xPOT03: ||I - A inv(A)||_1 / (n ||A||_1 ||inv(A)||_1 eps)."""
+    n = m.shape[-1]
+    norm = lambda x: np.abs(x).sum(0).max()  # noqa: E731
+    return norm(np.eye(n) - m @ minv) / (n * norm(m) * norm(minv) * _eps(dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_cholesky_cho_inv_and_pos_routes(rng, dtype, shape, lower, order):
+    a = _spd_batch(rng, shape, dtype)
+    if order == "F":
+        a = np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+    keep = a.copy()
+    n = shape[-1]
+    # cholesky: SciPy's factor, the other triangle zero
+    c = smallla.cholesky(a, lower=lower)
+    np.testing.assert_array_equal(a, keep)
+    assert c.shape == shape and c.dtype == dtype
+    other = np.triu(np.ones((n, n), bool), 1) if lower else np.tril(np.ones((n, n), bool), -1)
+    tol = 1e-3 if dtype in (np.float32, np.complex64) else 1e-10
+    for m, f in zip(_mats(a), _mats(c)):
+        assert not f[other].any()
+        ref = sl.cholesky(m.astype(np.complex128 if np.iscomplexobj(m) else np.float64), lower=lower)
+        np.testing.assert_allclose(f, ref, rtol=tol, atol=tol * np.abs(ref).max())
+    # cho_inv from the factor, and inv(assume_a="pos") from a: the whole Hermitian inverse (xPOT03)
+    ainv_f = smallla.cho_inv((c, lower))
+    ainv = smallla.inv(a, assume_a="pos", lower=lower)
+    np.testing.assert_array_equal(a, keep)
+    assert ainv_f.shape == ainv.shape == shape and ainv.dtype == dtype
+    for m, x, y in zip(_mats(a), _mats(ainv_f), _mats(ainv)):
+        assert _ratio_pot03(m, x, dtype) < THRESHOLD
+        assert _ratio_pot03(m, y, dtype) < THRESHOLD
+        np.testing.assert_array_equal(x, np.conj(x.T))
+    # solve(assume_a="pos"): xPOT02 on vectors and matrices of right-hand sides
+    eps = _eps(dtype)
+    for b in (rng.standard_normal(shape[:-1]).astype(dtype), rng.standard_normal(shape[:-1] + (3,)).astype(dtype)):
+        x = smallla.solve(a, b, assume_a="pos", lower=lower)
+        assert x.shape == b.shape
+        xm_all = x[..., None] if b.ndim == len(shape) - 1 else x
+        bm_all = b[..., None] if b.ndim == len(shape) - 1 else b
+        for m, xm, bm in zip(_mats(a), _mats(xm_all), _mats(bm_all)):
+            r = bm - m @ xm
+            ratio = (np.abs(r).sum(0) / (np.abs(m).sum(0).max() * np.abs(xm).sum(0) * eps)).max()
+            assert ratio < THRESHOLD
+    np.testing.assert_array_equal(a, keep)
+
+
+def test_pos_routes_read_one_triangle_and_report_info(rng):
+    a = _spd_batch(rng, (3, 5, 5), np.float64)
+    ref = np.linalg.inv(a)
+    junk = a.copy()
+    junk[:, np.triu_indices(5, 1)[0], np.triu_indices(5, 1)[1]] = 7.0  # the upper triangle is not read
+    np.testing.assert_allclose(smallla.inv(junk, assume_a="pos", lower=True), ref, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(smallla.inv(np.asfortranarray(junk[0]), assume_a="pos", lower=True), ref[0],
+                               rtol=1e-10, atol=1e-12)
+    bad = a.copy()
+    bad[1, 2, 2] = -1.0
+    ainv, info = smallla.inv(bad, assume_a="pos", check=False, return_info=True)
+    assert info[0] == 0 and info[2] == 0 and info[1] > 0
+    with pytest.raises(smallla.LinAlgError):
+        smallla.inv(bad, assume_a="pos")
+    with pytest.raises(smallla.LinAlgError):
+        smallla.solve(bad, np.ones((3, 5)), assume_a="pos")
+    with pytest.raises(smallla.LinAlgError):
+        smallla.cholesky(bad)
+    with pytest.raises(ValueError):
+        smallla.inv(a, assume_a="sym")
+    with pytest.raises(ValueError):
+        smallla.solve(a, np.ones((3, 5)), assume_a="her")
+    c = smallla.cholesky(a)
+    c[0, 3, 3] = 0.0
+    with pytest.raises(smallla.LinAlgError):
+        smallla.cho_inv((c, False))
+    _, info = smallla.solve(bad, np.ones((3, 5)), assume_a="pos", check=False, return_info=True)
+    assert info[1] > 0 and info[0] == 0

@@ -117,9 +117,51 @@ def _check_torch(torch, rng, device):
                 assert (ratio_inverse(a_np, _np(ainv), dtype) < THRESHOLD).all()
 
 
+def _spd(rng, shape, dtype):
+    x = random_batch(rng, shape, np.dtype(dtype))
+    n = shape[-1]
+    return x @ np.conj(np.swapaxes(x, -1, -2)) / n + np.eye(n, dtype=dtype)
+
+
+def _check_torch_cholesky(torch, rng, device):
+    """cholesky, cho_factor, cho_solve, cho_inv, and inv / solve with assume_a="pos" on torch tensors of device:
+    kinds, devices, LAPACK's ratios (xPOT01-03 as in test_cholesky.py), the other triangle."""
+    for dtype in TORCH_DTYPES:
+        eps = np.finfo(np.float32 if dtype in ("float32", "complex64") else np.float64).eps / 2
+        for shape in [(5, 5), (7, 3, 3), (2, 3, 8, 8), (4, 33, 33)]:
+            for order in ("C", "F"):
+                for lower in (False, True):
+                    a_np = _spd(rng, shape, dtype)
+                    a = torch.from_numpy(a_np).to(device)
+                    if order == "F":
+                        a = a.transpose(-1, -2).contiguous().transpose(-1, -2)
+                    n = shape[-1]
+                    mats = a_np.reshape(-1, n, n)
+                    c = smallla.cholesky(a, lower=lower)
+                    assert isinstance(c, torch.Tensor) and c.device == a.device and c.dtype == a.dtype
+                    c_np = _np(c).reshape(-1, n, n)
+                    other = np.triu(np.ones((n, n), bool), 1) if lower else np.tril(np.ones((n, n), bool), -1)
+                    for m, f in zip(mats, c_np):
+                        assert not f[other].any()
+                        prod = f @ np.conj(f.T) if lower else np.conj(f.T) @ f
+                        assert np.abs(prod - m).sum(0).max() / (n * np.abs(m).sum(0).max() * eps) < THRESHOLD
+                    b = torch.from_numpy(random_batch(rng, shape[:-1] + (2,), np.dtype(dtype))).to(device)
+                    for x in (smallla.cho_solve((c, lower), b), smallla.solve(a, b, assume_a="pos", lower=lower)):
+                        assert isinstance(x, torch.Tensor) and x.device == a.device
+                        assert (ratio_solve(a_np, _np(x), _np(b), dtype) < THRESHOLD).all()
+                    for ainv in (smallla.cho_inv((c, lower)), smallla.inv(a, assume_a="pos", lower=lower)):
+                        assert isinstance(ainv, torch.Tensor) and ainv.device == a.device
+                        assert (ratio_inverse(a_np, _np(ainv), dtype) < THRESHOLD).all()
+                    np.testing.assert_array_equal(_np(a), a_np)
+
+
 # ---- the CUDA backend --------------------------------------------------------------------------------------
 def test_torch_cuda(torch_cuda, rng):
     _check_torch(torch_cuda, rng, "cuda")
+
+
+def test_torch_cuda_cholesky(torch_cuda, rng):
+    _check_torch_cholesky(torch_cuda, rng, "cuda")
 
 
 def test_torch_cuda_runs_on_the_current_stream(torch_cuda, rng):
@@ -173,6 +215,20 @@ def test_cupy_cuda(cupy_cuda, rng):
         ainv = smallla.inv(a)
         assert isinstance(ainv, cupy.ndarray)
         assert (ratio_inverse(a_np, cupy.asnumpy(ainv), dtype) < THRESHOLD).all()
+        spd_np = _spd(rng, (6, 2, 7, 7), dtype)
+        spd = cupy.asarray(spd_np)
+        for lower in (False, True):
+            c = smallla.cholesky(spd, lower=lower)
+            assert isinstance(c, cupy.ndarray)
+            c_np = cupy.asnumpy(c)
+            assert not (np.triu(c_np, 1) if lower else np.tril(c_np, -1)).any()
+            for inv_ in (smallla.cho_inv((c, lower)), smallla.inv(spd, assume_a="pos", lower=lower)):
+                assert isinstance(inv_, cupy.ndarray)
+                assert (ratio_inverse(spd_np, cupy.asnumpy(inv_), dtype) < THRESHOLD).all()
+            x = smallla.solve(spd, b, assume_a="pos", lower=lower)
+            assert isinstance(x, cupy.ndarray)
+            assert (ratio_solve(spd_np, cupy.asnumpy(x)[..., None], cupy.asnumpy(b)[..., None], dtype)
+                    < THRESHOLD).all()
     stream = cupy.cuda.Stream(non_blocking=True)
     with stream:
         smallla.inv(a, check=False, check_finite=False)
@@ -252,6 +308,7 @@ def test_torch_device_path_on_the_host_backend(rng, monkeypatch):
 
     monkeypatch.setattr(_arrays, "adapt", adapt)
     _check_torch(torch, rng, "cpu")
+    _check_torch_cholesky(torch, rng, "cpu")
     a = _torch_batch(torch, rng, (4, 5, 5), "complex64", "cpu", order="F")
     a0 = _np(a).copy()
     lu, piv, info = smallla.lu_factor(a, overwrite_a=True)
