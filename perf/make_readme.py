@@ -28,6 +28,8 @@ CURRENT_GPU_CHOL_DEVICE = "NVIDIA H200 (132 SMs), driver 580.159.04, CUDA 13.0, 
 CURRENT_HOST = "results/2026-11-25-host-f70b1d2-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
 CURRENT_GPU_GRID = "results/2026-11-25-h100-4bca1d6-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_GPU_CHOL_GRID = "results/2026-11-26-h100-1ecf3eb-chol-grid.csv"  # smallla-bench --grid --ops potrf
+CURRENT_TORCH = "results/2026-11-26-h200-390e971-bench-torch.csv"  # perf/python/bench_torch.py: smallla against torch.linalg
+CURRENT_TORCH_DEVICE = "NVIDIA H200, torch 2.11.0 (CUDA 13.0), the Python package and a 90-real library of 390e971"
 CURRENT_HOST_MACHINE = "a 2-core AMD EPYC (Zen 5, AVX-512) KVM guest shared with other builds (differences under ~1.3x are noise)"
 CURRENT_HOST_CODE = "f70b1d2"  # the commit whose host kernels were measured (the AVX-512 copy chosen)
 # ---------------------------------------------------------------------------------------------------------------
@@ -229,6 +231,26 @@ def grid_table(rows):
     return out
 
 
+def torch_table(rows):
+    """Speed-up over torch.linalg (torch's time over smallla's) per op and precision, by range of n."""
+    names = {"inv": "inv / inv_ex", "lu_factor": "lu_factor / lu_factor_ex", "solve": "solve / solve_ex",
+             "cholesky": "cholesky / cholesky_ex"}
+    ranges = [(2, 4), (5, 8), (9, 16), (17, 32), (33, 64)]
+    ns = sorted({int(r["n"]) for r in rows})
+    present = [(lo, hi) for lo, hi in ranges if any(lo <= n <= hi for n in ns)]
+    out = ["| function | p | " + " | ".join("n = %d-%d" % (lo, hi) for lo, hi in present) + " |",
+           "|---|---|" + "---|" * len(present)]
+    for op in [o for o in names if any(r["op"] == o for r in rows)]:
+        for p in [q for q in ("s", "d", "c", "z") if any(r["op"] == op and r["precision"] == q for r in rows)]:
+            cells = []
+            for lo, hi in present:
+                v = [float(r["speedup"]) for r in rows
+                     if r["op"] == op and r["precision"] == p and lo <= int(r["n"]) <= hi]
+                cells.append(span(v) if v else "")
+            out.append("| %s | %s | %s |" % (names[op], p, " | ".join(cells)))
+    return out
+
+
 def tests_summary(rel):
     """Each part's 'total:' line of a GPU suite record (run_gpu_suite.sh), e.g. 'tests 13 passed, 0 failed, ...'."""
     try:
@@ -343,6 +365,17 @@ def generate():
     w("")
     out += grid_table(chol_grid)
     w("")
+    torch_rows = read_csv(CURRENT_TORCH)
+    w("## Python on the GPU: speed-up over torch.linalg")
+    w("")
+    w("torch's time over smallla's (> 1: smallla faster) for the same CUDA tensors, each library's function as a PyTorch")
+    w("user calls it (row-major tensors (batch, n, n), no error checks in the timed call; cholesky on symmetric positive")
+    w("definite matrices), at least 1 GiB of matrices a case, the median of 5 runs by CUDA events; range (min-max) over")
+    w("the orders of each column (%s, %s; figure: %s)." % (
+        CURRENT_TORCH_DEVICE, link(CURRENT_TORCH), link(os.path.splitext(CURRENT_TORCH)[0] + ".png", "PNG")))
+    w("")
+    out += torch_table(torch_rows)
+    w("")
     w("## Host: speed-up over the strongest CPU anchor")
     w("")
     w("Time per matrix of the fastest of issue 32's anchors, each an OpenMP loop over the batch on the same threads and")
@@ -389,6 +422,13 @@ def generate():
     w("OMP_NUM_THREADS=%s build/perf/host/smallla-bench-host --precisions %s --sizes %s --out %s" % (
         host_threads, host_precs, host_ns, "perf/" + CURRENT_HOST))
     w("python3 perf/host/plot_host.py %s   # the speed-ups as a PNG (matplotlib)" % ("perf/" + CURRENT_HOST))
+    w("```")
+    w("")
+    w("The Python table, on the GPU machine with the staged library (torch installed there):")
+    w("")
+    w("```sh")
+    w("SMALLLA_LIBRARY=gpu-stage/lib/libsmallla.so python3 perf/python/bench_torch.py --runs 5 \\")
+    w("    --n %s --out %s" % (compress(int(r["n"]) for r in torch_rows), "perf/" + os.path.splitext(CURRENT_TORCH)[0]))
     w("```")
     w("")
     w("Then point the list of inputs at the top of `perf/make_readme.py` at the new records, run")

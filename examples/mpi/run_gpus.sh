@@ -8,7 +8,8 @@
 #   usage: examples/mpi/run_gpus.sh BUILD_DIR [OUT_DIR]
 #
 # BUILD_DIR is a build with the CUDA backend and MPI (BUILD_DIR/examples/mpi/smallla_mpi_batch; configure on a
-# machine with nvcc and libopenmpi-dev); the GPU machine needs Open MPI's mpirun (openmpi-bin) too.
+# machine with nvcc and libopenmpi-dev); the GPU machine needs Open MPI's mpirun (openmpi-bin) too, or a copy of this
+# machine's made by stage_openmpi.sh (source its env.sh there first).
 # OUT_DIR defaults to mpi-gpus-out. Environment: N_LIST (default "8 16 32"), GIB (default 1), REPS (timed
 # repetitions, best kept; default 5), CHECK_STRIDE (every K-th matrix checked on the host; default 4),
 # SMALLLA_MPIRUN (the launcher; default mpirun), BACKEND (default cuda; BACKEND=host tries the script itself on

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Copies this machine's Open MPI runtime (Debian packages openmpi-bin, libopenmpi3, openmpi-common, libpmix2 and
-# the libraries they load) into DEST, relocated: `source DEST/env.sh` there puts its mpirun first on PATH.
+# the libraries they load) into DEST, relocated, for a GPU machine without MPI (run_gpus.sh's scaling record):
+# copy DEST there and `source DEST/env.sh` puts its mpirun first on PATH and its libraries and plugins in use.
 #   usage: stage_openmpi.sh DEST
 set -euo pipefail
 dest=$(realpath -m "${1:?usage: stage_openmpi.sh DEST}")
@@ -25,6 +26,7 @@ lib=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-
 cat >"$dest/env.sh" <<ENV
 here=\$(cd "\$(dirname "\${BASH_SOURCE[0]}")" && pwd)
 export OPAL_PREFIX=\$here/root/usr PMIX_INSTALL_PREFIX=\$here/root/$lib/pmix2
+export PMIX_MCA_mca_base_component_path=\$here/root/$lib/pmix2/lib/pmix
 export OPAL_LIBDIR=\$here/root/$lib/openmpi/lib OPAL_PKGLIBDIR=\$here/root/$lib/openmpi/lib/openmpi3
 export OPAL_DATADIR=\$here/root/usr/share OPAL_PKGDATADIR=\$here/root/usr/share/openmpi OPAL_SYSCONFDIR=\$here/root/etc/openmpi
 export PATH=\$here/root/usr/bin:\$PATH
