@@ -346,7 +346,6 @@ getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P, int so
         if (lane < nb) v0 = x[src0];
         if (has_low) v1 = x[src1];
         __syncwarp();
-        if (has_low) x[dst1] = v1;
         if (col > j0 && col < solve_end) {
 #pragma unroll
             for (int k = 0; k < NB - 1; ++k) {
@@ -354,7 +353,10 @@ getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P, int so
                 if (lane > k && lane < nb) v0 -= L[lane][k] * vk;
             }
         }
+        // The pivot row's store last, after v0's (v0 often holds that row's old entry): issued while that load was
+        // still in flight, it missed L1, and the kernel took 1.4x as long (s; perf/NOTES.md).
         if (lane < nb && (piv || col > j0)) x[lane] = v0;
+        if (has_low) x[dst1] = v1;
     }
 }
 
