@@ -16,7 +16,8 @@ import sys
 # ---- Inputs: the current records, relative to perf/. A new record changes these lines only. ----
 CURRENT_GPU_SWEEP = "results/2026-11-25-h100-f77ca08.csv"  # smallla-bench, >= 1 GiB a call, against cuBLAS
 CURRENT_GPU_MILLION = "results/2026-11-25-h100-f77ca08-1m.csv"  # smallla-bench --batch 1048576
-CURRENT_GPU_TESTS = [  # the GPU suite's records (newest first; the newest on an H200, with the Cholesky family)
+CURRENT_GPU_TESTS = [  # the GPU suite's records (newest first)
+    "results/2026-11-26-h100-fe88727-tests.txt",
     "results/2026-11-26-h100-1ecf3eb-tests.txt",
     "results/2026-11-26-h200-dae37ab-tests.txt",
     "results/2026-11-25-h100-25ccc1c-tests.txt",
