@@ -50,7 +50,8 @@ smallla_status_t create(context &ctx) {
     if (!device_code_available())
         return fail(&ctx, SMALLLA_NOT_SUPPORTED,
                     "this build of smallla has no code for " + which + "; it was built for CUDA architectures " +
-                        built_architectures());
+                        built_architectures() + " (configure with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(major) +
+                        std::to_string(minor) + "-real to build for it)");
     ctx.cuda_routes = &cuda_kernels::table_for_device(major, minor);
     return SMALLLA_SUCCESS;
 }
