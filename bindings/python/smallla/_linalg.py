@@ -488,6 +488,30 @@ def _in_own_layout(ops, a, prefix, may_overwrite):
     return out, view, lay, transposed
 
 
+def _triangle_in_place(routine, x, name, fn, lower, overwrite, check_finite, check):
+    """potrf or potri (routine) on the lower (else upper) triangle of every matrix of x, in x itself (overwrite, where
+    its layout allows) or in a copy in x's layout: (ops, the result, info). A row-major batch holds M = A^T = conj(A)
+    column-major, so the routine runs on M's other triangle: read row-major, its factor (M = U_M^H U_M with U_M = L^T
+    when A = L L^H) is A's, and its inverse conj(inv(A)) is inv(A) (Hermitian)."""
+    ops, x = _arrays.adapt(x, fn)
+    x, prefix, converted = ops.prepare(x, name, fn)
+    n, batch_shape = _square(ops, x, name, fn)
+    if check_finite:
+        _check_finite(ops, x, name, fn)
+    out, view, lay, transposed = _in_own_layout(ops, x, prefix, overwrite and not converted)
+    nbatch = _prod(batch_shape)
+    info = ops.zeros(tuple(batch_shape), "i")
+    if n and nbatch:
+        size = _arrays.ITEMSIZE[prefix]
+        po, pi = ops.ptr(view), ops.ptr(info)
+        fill = int(_FILL[bool(lower) != transposed])
+        _run(ops, routine, prefix, nbatch,
+             lambda b0: (fill, n, po + b0 * lay[1] * size, lay[0], lay[1], pi + b0 * 4))
+    if check:
+        _raise_singular(ops, info, batch_shape, fn)
+    return ops, out, info
+
+
 def _solve_pos(ops, prefix, a, aconv, bm, b, bconv, vector, n, batch_shape, overwrite_a, overwrite_b, check,
                return_info, lower, fn):
     """solve's assume_a="pos": posv on a column-major copy of a (or a itself) and of b (or b itself)."""
@@ -536,10 +560,9 @@ def cholesky(a, lower=False, overwrite_a=False, check_finite=True, check=True):
         The factors, in a's layout as cho_factor's (a itself with overwrite_a where it was factored in place).
         Where a matrix is not positive definite (check=False), its factor is LAPACK's partial one.
     """
-    c, lower, _ = cho_factor(a, lower=lower, overwrite_a=overwrite_a, check_finite=check_finite, check=check)
-    ops, c_ = _arrays.adapt(c, "cholesky")
-    ops.keep_triangle(ops.prepare(c_, "c", "cholesky")[0], bool(lower))
-    return c
+    ops, c, _ = _triangle_in_place("potrf", a, "a", "cholesky", lower, overwrite_a, check_finite, check)
+    ops.keep_triangle(c, bool(lower))
+    return ops.wrap(c)
 
 
 def cho_inv(c_and_lower, overwrite_c=False, check_finite=True, check=True):
@@ -571,24 +594,7 @@ def cho_inv(c_and_lower, overwrite_c=False, check_finite=True, check=True):
         c, lower = c_and_lower[0], c_and_lower[1]
     except (TypeError, IndexError, KeyError):
         raise TypeError("%s: c_and_lower must be the pair (c, lower) that cho_factor returns first" % fn) from None
-    ops, c = _arrays.adapt(c, fn)
-    c, prefix, converted = ops.prepare(c, "c", fn)
-    n, batch_shape = _square(ops, c, "c", fn)
-    if check_finite:
-        _check_finite(ops, c, "c", fn)
-    out, view, lay, transposed = _in_own_layout(ops, c, prefix, overwrite_c and not converted)
-    nbatch = _prod(batch_shape)
-    info = ops.zeros(tuple(batch_shape), "i")
-    if n and nbatch:
-        size = _arrays.ITEMSIZE[prefix]
-        po, pi = ops.ptr(view), ops.ptr(info)
-        # row-major factors: potri of M = conj(A)'s factor in the other triangle gives conj(inv(A)) there,
-        # which read row-major is inv(A) (Hermitian).
-        fill = int(_FILL[bool(lower) != transposed])
-        _run(ops, "potri", prefix, nbatch,
-             lambda b0: (fill, n, po + b0 * lay[1] * size, lay[0], lay[1], pi + b0 * 4))
-    if check:
-        _raise_singular(ops, info, batch_shape, fn)
+    ops, out, _ = _triangle_in_place("potri", c, "c", fn, lower, overwrite_c, check_finite, check)
     ops.hermitian_from(out, bool(lower))
     return ops.wrap(out)
 
@@ -625,24 +631,7 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True, check=True)
         0, or j > 0 when the leading minor of order j is not positive definite (LAPACK's potrf).
     """
     fn = "cho_factor"
-    ops, a = _arrays.adapt(a, fn)
-    a, prefix, converted = ops.prepare(a, "a", fn)
-    n, batch_shape = _square(ops, a, "a", fn)
-    if check_finite:
-        _check_finite(ops, a, "a", fn)
-    c, view, lay, transposed = _in_own_layout(ops, a, prefix, overwrite_a and not converted)
-    nbatch = _prod(batch_shape)
-    info = ops.zeros(tuple(batch_shape), "i")
-    if n and nbatch:
-        size = _arrays.ITEMSIZE[prefix]
-        pc, pi = ops.ptr(view), ops.ptr(info)
-        # A row-major batch holds M = A^T = conj(A) column-major: the factor of M's other triangle, read
-        # row-major, is A's factor in the chosen one (M = U_M^H U_M with U_M = L^T when A = L L^H).
-        fill = int(_FILL[bool(lower) != transposed])
-        _run(ops, "potrf", prefix, nbatch,
-             lambda b0: (fill, n, pc + b0 * lay[1] * size, lay[0], lay[1], pi + b0 * 4))
-    if check:
-        _raise_singular(ops, info, batch_shape, fn)
+    ops, c, info = _triangle_in_place("potrf", a, "a", fn, lower, overwrite_a, check_finite, check)
     return ops.wrap(c), bool(lower), ops.wrap(info)
 
 

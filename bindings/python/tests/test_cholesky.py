@@ -11,27 +11,32 @@ sl = pytest.importorskip("scipy.linalg")
 SHAPES = [(1, 1), (5, 5), (3, 2, 2), (4, 8, 8), (2, 3, 17, 17), (3, 33, 33)]
 
 
-def _spd_batch(rng, shape, dtype):
+def _spd_batch(rng, shape, dtype, order="C"):
+    """Positive definite matrices (..., n, n) of dtype, each row-major (order "C") or column-major ("F")."""
     n = shape[-1]
     x = rng.standard_normal(shape)
     if np.issubdtype(dtype, np.complexfloating):
         x = x + 1j * rng.standard_normal(shape)
-    a = x @ np.conj(np.swapaxes(x, -1, -2)) / n + np.eye(n)
-    return a.astype(dtype)
+    a = (x @ np.conj(np.swapaxes(x, -1, -2)) / n + np.eye(n)).astype(dtype)
+    if order == "F":
+        a = np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+    return a
+
+
+def _every_case(test):
+    """Every dtype, batch shape, triangle and layout."""
+    for name, values in (("dtype", DTYPES), ("shape", SHAPES), ("lower", [False, True]), ("order", ["C", "F"])):
+        test = pytest.mark.parametrize(name, values)(test)
+    return test
 
 
 def _mats(x):
     return x.reshape((-1,) + x.shape[-2:])
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("lower", [False, True])
-@pytest.mark.parametrize("order", ["C", "F"])
+@_every_case
 def test_cho_factor_and_solve(rng, dtype, shape, lower, order):
-    a = _spd_batch(rng, shape, dtype)
-    if order == "F":
-        a = np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+    a = _spd_batch(rng, shape, dtype, order)
     keep = a.copy()
     c, low, info = smallla.cho_factor(a, lower=lower)
     np.testing.assert_array_equal(a, keep)
@@ -82,14 +87,9 @@ def _ratio_pot03(m, minv, dtype):
     return norm(np.eye(n) - m @ minv) / (n * norm(m) * norm(minv) * _eps(dtype))
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("lower", [False, True])
-@pytest.mark.parametrize("order", ["C", "F"])
+@_every_case
 def test_cholesky_cho_inv_and_pos_routes(rng, dtype, shape, lower, order):
-    a = _spd_batch(rng, shape, dtype)
-    if order == "F":
-        a = np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+    a = _spd_batch(rng, shape, dtype, order)
     keep = a.copy()
     n = shape[-1]
     # cholesky: SciPy's factor, the other triangle zero
