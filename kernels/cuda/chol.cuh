@@ -2,11 +2,12 @@
 // the host (kernels/host/chol_host.hpp): its lower triangle is A's lower one, or the conjugate transpose of A's
 // upper one, so one text serves both triangles and the other triangle is never read or written.
 //  - Thread kernels, the smallest orders (chol_thread.cuh): a whole matrix per thread.
-//  - Lane kernels, n <= 32: a group of W = 4, 8, 16 or 32 lanes per matrix (the order rounded up; several
-//    matrices per warp below 32), lane i holding row i of the lower form in registers. There is no pivot search:
-//    each step broadcasts the pivot and the column's entries by shuffles. The inverse (potri, poinv) is computed
-//    in the same registers: the rows of inv(L) in place of L's (row m is final when step m broadcasts it), then
-//    inv(L)^H inv(L), lane i accumulating its row of the product over the broadcast rows.
+//  - Lane kernels, n <= 32: a group of W = 4, 8, 16 or 32 lanes per matrix (several matrices per warp below 17),
+//    lane i holding row i in registers, the steps unrolled to n rounded up to a multiple of 4. There is no pivot
+//    search: each step, every lane puts its entry of the column into shared memory, and every lane reads the
+//    pivot and the column back in 16-byte chunks. potrf: right-looking; posv and potrs then solve with the
+//    factor's rows (forward) and a transposed copy of it in shared memory (backward); poinv: the sweep operator
+//    on the whole matrix; potri: the rows of inv(L) in place of L's, then inv(L)^H inv(L) by shuffles.
 //  - The seed paper's fused left-looking kernel (loop-exclusive: a launch per panel of 8 columns) for potrf and
 //    posv's factorization at 33 <= n <= 1024.
 //  - The blocked left-looking factorization for larger orders: per block of 32 columns, cuBLAS's GEMM for the
@@ -15,8 +16,9 @@
 //  - One thread block per matrix, any order: the lower form in shared memory when it fits, else in global
 //    scratch; right-looking columns, the solves by columns, the inverse of L column by column into the unused
 //    upper part and then the product into the lower part.
-// info is LAPACK's: the first pivot that is not > 0 (NaN included) stops the factorization; potri reports the
-// first zero diagonal element of the factor and then writes nothing.
+// info is LAPACK's: the first pivot that is not > 0 (NaN included) stops the factorization (the lane kernels go
+// on computing the later columns, which LAPACK leaves unspecified); potri reports the first zero diagonal element
+// of the factor and then writes nothing.
 #pragma once
 
 #include "chol_thread.cuh"
@@ -42,14 +44,34 @@ template <int W, class R> __device__ __forceinline__ complex<R> group_xor(unsign
 constexpr int chol_lanes_threads = 128;
 
 // The 16 / sizeof(T) entries at p (16-byte aligned) in one shared-memory load.
+// Element by element (a memcpy kept a copy in local memory: d 0.7x), but for complex float, where element by
+// element ptxas kept every chunk of a step live (255 registers and spills).
 template <class T> __device__ __forceinline__ void load_chunk(const T *p, T (&v)[16 / sizeof(T)]) {
-    const float4 q = *reinterpret_cast<const float4 *>(p);
-    memcpy(v, &q, 16);
+    if constexpr (sizeof(real_t<T>) == 4) {
+        const float4 q = *reinterpret_cast<const float4 *>(p);
+        if constexpr (scalar_traits<T>::is_complex) memcpy(v, &q, 16);
+        else v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    } else {
+        const double2 q = *reinterpret_cast<const double2 *>(p);
+        if constexpr (scalar_traits<T>::is_complex) v[0] = T{q.x, q.y};
+        else v[0] = q.x, v[1] = q.y;
+    }
 }
 
 // ---- lane kernels -------------------------------------------------------------------------------------------------
-template <class T, int W, chol_op Op>
-__global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_launch<T> a) {
+template <chol_op Op> constexpr routine chol_routine_of() {
+    return Op == chol_op::factor ? routine::potrf
+           : Op == chol_op::solve   ? routine::potrs
+           : Op == chol_op::inverse ? routine::potri
+                                    : routine::poinv;
+}
+
+// W lanes a matrix; NP, the order the steps are unrolled to: n rounded up to a multiple of 4 (rows n..NP-1 of the
+// identity pad the matrix, so that no step tests n). The register cap: the routing table's for order NP.
+template <class T, int W, int NP, chol_op Op>
+__global__ void __launch_bounds__(chol_lanes_threads,
+                                  min_blocks_of(chol_routine_of<Op>(), family::lane, scalar_traits<T>::letter, NP))
+chol_lanes_kernel(chol_launch<T> a) {
     using R = real_t<T>;
     const long long g = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / W;
     if (g >= a.batch) return;  // whole groups leave together
@@ -59,60 +81,101 @@ __global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_lau
     const bool row = lane < n;
 
     constexpr int V = 16 / (int)sizeof(T);  // entries per 16-byte chunk
-    // How the factorization's steps broadcast column k: through shared memory where that measured faster than
-    // shuffles (groups of 8 and 16 lanes; 32 lanes in double complex), else by shuffles (perf/NOTES.md).
-    constexpr bool by_shared = W == 8 || W == 16 || (W == 32 && sizeof(T) == 16);
-    __shared__ __align__(16) T columns[chol_lanes_threads];
-    T *column = columns + threadIdx.x / W * W;  // the group's W entries
-    // Row `lane` of the lower form; lanes beyond n hold a row of the identity, which every step leaves finite.
-    T r[W];
+    // Row `lane` of the lower form (the diagonal real); lanes beyond n hold a row of the identity.
+    T r[NP];
     {
         const T *m = a.A[g];
         const long long ld = a.A.ld;
 #pragma unroll
-        for (int j = 0; j < W; ++j) {
+        for (int j = 0; j < NP; ++j) {
             T v = T(R(j == lane ? 1 : 0));
             if (row && j <= lane) v = lower_form_at(m, ld, a.upper, lane, j);
-            r[j] = v;
+            r[j] = j == lane ? real_only(v) : v;
         }
     }
     int info = 0;
 
-    if constexpr (Op == chol_op::factor || Op == chol_op::full_inverse) {
+    if constexpr (Op == chol_op::full_inverse) {
+        // poinv: inv(A) from the whole Hermitian matrix by the sweep operator, a row per lane (the other triangle
+        // read as the conjugate of the stored one). Sweeping pivot k (d = S(k,k)) takes S(i,j) to
+        // S(i,j) - S(i,k) S(k,j) / d for i, j != k, S(i,k) and S(k,j) to S(i,k) / d and S(k,j) / d, and S(k,k) to
+        // -1 / d. S stays Hermitian, so row k is the conjugate of column k, which is broadcast as in the
+        // factorization below; after every pivot S = -inv(A). The pivots are the factorization's, so is info.
+        {
+            const T *m = a.A[g];
+            const long long ld = a.A.ld;
 #pragma unroll
-        for (int k = 0; k < W; ++k) {
-            if (k >= n) break;
-            const R d = real_of(group_shfl<W>(mask, r[k], k));
-            if (!(d > R(0))) {  // also NaN: LAPACK's test
-                info = k + 1;
-                break;
+            for (int j = 0; j < NP; ++j)
+                if (row && j > lane && j < n) r[j] = conj(lower_form_at(m, ld, a.upper, j, lane));
+        }
+        __shared__ __align__(16) T columns[2][chol_lanes_threads];
+#pragma unroll
+        for (int k = 0; k < NP; ++k) {
+            T *column = columns[k & 1] + threadIdx.x / W * W;  // the group's W entries
+            column[lane] = r[k];
+            __syncwarp(mask);
+            T v[V];
+            load_chunk(column + k / V * V, v);
+            const R d = real_of(v[k % V]);
+            if (!(d > R(0)) && info == 0) info = k + 1;
+            const R dinv = R(1) / d;
+            // Row k becomes conj(column k) / d: its old entries are kept times 0 (one code for every lane).
+            const bool pivot_row = lane == k;
+            const T f = pivot_row ? T(-dinv) : times_real(r[k], dinv);
+            const R keep = pivot_row ? R(0) : R(1);
+#pragma unroll
+            for (int c = 0; c < NP / V; ++c) {
+                load_chunk(column + c * V, v);
+#pragma unroll
+                for (int e = 0; e < V; ++e)
+                    if (c * V + e != k) r[c * V + e] = times_real(r[c * V + e], keep) - f * conj(v[e]);
             }
-            const R l = sqrt(d), rl = R(1) / l;
-            if (lane == k) r[k] = T(l);
-            else if (lane > k) r[k] = times_real(r[k], rl);
-            if constexpr (by_shared) {
-                // Column k to every lane of the group through shared memory, read back in 16-byte chunks: a
-                // quarter of the instructions of one shuffle per entry (two for double, four for double complex).
-                column[lane] = r[k];
-                __syncwarp(mask);
+            r[k] = f;
+        }
+        if (lane == 0) a.info[g] = info;
+        if (info != 0) return;
+        __syncwarp(mask);  // in place: every lane's loads are done before any store
+        if (!row) return;
+        T *c = a.B[g];
+        const long long ldc = a.B.ld;
 #pragma unroll
-                for (int c = (k + 1) / V; c < W / V; ++c) {
-                    T v[V];
-                    load_chunk(column + c * V, v);
+        for (int j = 0; j < NP; ++j)
+            if (j <= lane) {  // the lower triangle, mirrored: C exactly Hermitian
+                const T v = j == lane ? real_only(-r[j]) : -r[j];
+                c[lane + j * ldc] = v;
+                if (j < lane) c[j + lane * ldc] = conj(v);
+            }
+        return;
+    }
+
+    if constexpr (Op == chol_op::factor) {
+        // Right-looking steps. Step k: every lane puts its entry of column k, not yet scaled, into shared memory
+        // (one store each, two buffers by turns: one barrier a step); each lane reads the pivot d and the column
+        // back in 16-byte chunks and updates its row with the multiplier A(i,k) / d = L(i,k) / sqrt(d), so the
+        // scaled column is never broadcast. Entries right of a lane's diagonal take updates too, and are never
+        // read or stored. A failed pivot (<= 0 or NaN: LAPACK's test) sets info; the later columns are then
+        // unspecified, the earlier ones untouched.
+        __shared__ __align__(16) T columns[2][chol_lanes_threads];
 #pragma unroll
-                    for (int e = 0; e < V; ++e) {
-                        const int j = c * V + e;
-                        if (j > k && j < n && lane >= j) r[j] -= r[k] * conj(v[e]);
-                    }
-                }
-                __syncwarp(mask);  // every lane has read the column before the next step writes it
-            } else {
+        for (int k = 0; k < NP; ++k) {
+            T *column = columns[k & 1] + threadIdx.x / W * W;  // the group's W entries
+            column[lane] = r[k];
+            __syncwarp(mask);
+            T v[V];
+            load_chunk(column + k / V * V, v);
+            const R d = real_of(v[k % V]);
+            if (!(d > R(0)) && info == 0) info = k + 1;
+            const R rl = rsqrt(d);
+            const R l = d < R(INFINITY) ? d * rl : d;  // sqrt(d); +inf as LAPACK's sqrt gives it
+            const T lik = times_real(r[k], rl);
+            const T m = times_real(lik, rl);
+            r[k] = lane == k ? T(l) : lik;
 #pragma unroll
-                for (int j = k + 1; j < W; ++j) {
-                    if (j >= n) break;
-                    const T ljk = group_shfl<W>(mask, r[k], j);
-                    if (lane >= j) r[j] -= r[k] * conj(ljk);
-                }
+            for (int c = k / V; c < NP / V; ++c) {
+                if (c > k / V) load_chunk(column + c * V, v);
+#pragma unroll
+                for (int e = 0; e < V; ++e)
+                    if (c * V + e > k) r[c * V + e] -= m * conj(v[e]);
             }
         }
     }
@@ -123,7 +186,7 @@ __global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_lau
         const long long ld = a.A.ld;
         if (row)
 #pragma unroll
-            for (int j = 0; j < W; ++j)
+            for (int j = 0; j < NP; ++j)
                 if (j <= lane) {
                     if (a.upper) m[j + lane * ld] = conj(r[j]);
                     else m[lane + j * ld] = r[j];
@@ -132,36 +195,55 @@ __global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_lau
     }
 
     if constexpr (Op == chol_op::factor || Op == chol_op::solve) {
-        // inv(L L^H) x for each right-hand side: L y = x by columns, then L^H x = y by reductions over the lanes.
+        // inv(L L^H) x for each right-hand side, x in lane i's register: L y = x by columns (lane i's row of L
+        // times the broadcast y_k), then L^H x = y by columns of L^H, i.e. rows of L: lane j reads L(k, j) from
+        // a transposed copy of the factor in shared memory (double complex, which it would not fit: by reductions
+        // over the lanes). The diagonal's reciprocals are multiplied, not divided by.
+        R dinv = R(1);
+#pragma unroll
+        for (int k = 0; k < NP; ++k)
+            if (lane == k) dinv = R(1) / real_of(r[k]);
+        constexpr bool transposed = sizeof(T) <= 8;
+        __shared__ T lt_all[transposed ? chol_lanes_threads / W : 1][transposed ? NP : 1][W + 1];
+        auto &lt = lt_all[transposed ? threadIdx.x / W : 0];  // lt[j][i] = L(i, j)
+        if constexpr (transposed) {
+#pragma unroll
+            for (int j = 0; j < NP; ++j) lt[j][lane] = r[j];
+            __syncwarp(mask);
+        }
         T *bm = a.B[g];
         const long long ldb = a.B.ld;
         for (int c = 0; c < a.nrhs; ++c) {
             T *col = bm + c * ldb;
-            T x = row ? col[lane] : T(R(0));
+            T x = row ? col[lane] : T(R(0));  // rows beyond n: zero, and the padding's L(i, k) = 0
 #pragma unroll
-            for (int k = 0; k < W; ++k) {
-                if (k >= n) break;
-                if (lane == k) x = over_real(x, real_of(r[k]));
+            for (int k = 0; k < NP; ++k) {
+                if (lane == k) x = times_real(x, dinv);
                 const T xk = group_shfl<W>(mask, x, k);
                 if (lane > k) x -= r[k] * xk;
             }
 #pragma unroll
-            for (int k = W - 1; k >= 0; --k) {
-                if (k >= n) continue;
-                T s = lane > k && row ? conj(r[k]) * x : T(R(0));
+            for (int k = NP - 1; k >= 0; --k) {
+                if constexpr (transposed) {
+                    if (lane == k) x = times_real(x, dinv);
+                    const T xk = group_shfl<W>(mask, x, k);
+                    if (lane < k) x -= conj(lt[lane][k]) * xk;
+                } else {
+                    T s = lane > k ? conj(r[k]) * x : T(R(0));
 #pragma unroll
-                for (int offset = W / 2; offset > 0; offset /= 2) s += group_xor<W>(mask, s, offset);
-                if (lane == k) x = over_real(x - s, real_of(r[k]));
+                    for (int offset = W / 2; offset > 0; offset /= 2) s += group_xor<W>(mask, s, offset);
+                    if (lane == k) x = times_real(x - s, dinv);
+                }
             }
             if (row) col[lane] = x;
         }
         return;
     }
 
-    if constexpr (Op == chol_op::inverse || Op == chol_op::full_inverse) {
-        if constexpr (Op == chol_op::inverse) {  // xTRTRI's test, before anything is written
+    if constexpr (Op == chol_op::inverse) {
+        {  // xTRTRI's test, before anything is written
 #pragma unroll
-            for (int k = 0; k < W; ++k) {
+            for (int k = 0; k < NP; ++k) {
                 if (k >= n) break;
                 if (real_of(group_shfl<W>(mask, r[k], k)) == R(0)) {
                     info = k + 1;
@@ -173,18 +255,18 @@ __global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_lau
         if (info != 0) return;
         // Rows of X = inv(L) in place: lane i > m keeps sum_p L(i,p) X(p,j) in r[j] (j <= m) until its own step.
 #pragma unroll
-        for (int m = 0; m < W; ++m) {
+        for (int m = 0; m < NP; ++m) {
             if (m >= n) break;
             if (lane == m) {
                 const R dinv = R(1) / real_of(r[m]);
 #pragma unroll
-                for (int j = 0; j < W; ++j)
+                for (int j = 0; j < NP; ++j)
                     if (j < m) r[j] = times_real(-r[j], dinv);
                 r[m] = T(dinv);
             }
             const T lim = r[m];
 #pragma unroll
-            for (int j = 0; j < W; ++j) {
+            for (int j = 0; j < NP; ++j) {
                 if (j > m) break;
                 const T xmj = group_shfl<W>(mask, r[j], m);
                 if (lane > m) r[j] = j == m ? lim * xmj : r[j] + lim * xmj;
@@ -193,62 +275,83 @@ __global__ void __launch_bounds__(chol_lanes_threads) chol_lanes_kernel(chol_lau
         // Row i of inv(A) = X^H X, j <= i: sum over k >= i of conj(X(k,i)) X(k,j); row k of X is broadcast from
         // the last column down, so that X(k,i) is known before the columns j < i that need it.
 #pragma unroll
-        for (int k = 0; k < W; ++k) {
+        for (int k = 0; k < NP; ++k) {
             if (k >= n) break;
             T xki = T(R(0));
 #pragma unroll
-            for (int j = W - 1; j >= 0; --j) {
+            for (int j = NP - 1; j >= 0; --j) {
                 if (j > k) continue;
                 const T v = group_shfl<W>(mask, r[j], k);
                 if (j == lane) xki = v;
                 if (j <= lane && lane <= k) r[j] = lane == k ? conj(xki) * v : r[j] + conj(xki) * v;
             }
         }
-        __syncwarp(mask);  // poinv in place: every lane's loads are done before any store
         if (!row) return;
-        if constexpr (Op == chol_op::inverse) {
-            T *m = a.A[g];
-            const long long ld = a.A.ld;
+        T *m = a.A[g];
+        const long long ld = a.A.ld;
 #pragma unroll
-            for (int j = 0; j < W; ++j)
-                if (j <= lane) {
-                    const T v = j == lane ? real_only(r[j]) : r[j];
-                    if (a.upper) m[j + lane * ld] = conj(v);
-                    else m[lane + j * ld] = v;
-                }
-        } else {
-            T *c = a.B[g];
-            const long long ldc = a.B.ld;
-#pragma unroll
-            for (int j = 0; j < W; ++j)
-                if (j <= lane) {
-                    const T v = j == lane ? real_only(r[j]) : r[j];
-                    c[lane + j * ldc] = v;
-                    if (j < lane) c[j + lane * ldc] = conj(v);
-                }
-        }
+        for (int j = 0; j < NP; ++j)
+            if (j <= lane) {
+                const T v = j == lane ? real_only(r[j]) : r[j];
+                if (a.upper) m[j + lane * ld] = conj(v);
+                else m[lane + j * ld] = v;
+            }
     }
 }
 
-template <class T, int W> cudaError_t launch_chol_lanes_width(const chol_launch<T> &a, cudaStream_t stream) {
-    constexpr int per_block = chol_lanes_threads / W;
-    const unsigned blocks = (unsigned)((a.batch + per_block - 1) / per_block);
-    switch (a.op) {
-    case chol_op::factor: chol_lanes_kernel<T, W, chol_op::factor><<<blocks, chol_lanes_threads, 0, stream>>>(a); break;
-    case chol_op::solve: chol_lanes_kernel<T, W, chol_op::solve><<<blocks, chol_lanes_threads, 0, stream>>>(a); break;
-    case chol_op::inverse: chol_lanes_kernel<T, W, chol_op::inverse><<<blocks, chol_lanes_threads, 0, stream>>>(a); break;
-    case chol_op::full_inverse:
-        chol_lanes_kernel<T, W, chol_op::full_inverse><<<blocks, chol_lanes_threads, 0, stream>>>(a);
-        break;
+// The padded order NP of order n (chol_lanes_kernel) and the lanes a matrix.
+constexpr int chol_lanes_padded(int n) { return (n + 3) / 4 * 4; }
+constexpr int chol_lanes_width(int np) { return np <= 4 ? 4 : np <= 8 ? 8 : np <= 16 ? 16 : 32; }
+
+// Whether some routing table sends an order of padded order NP of routine r to the lane kernels in T (only those
+// instances are compiled).
+template <class T, int NP> constexpr bool chol_lanes_compiled(routine r) {
+    for (int n = NP - 3; n <= NP; ++n)
+        if (n >= 1 && family_exists(r, family::lane, scalar_traits<T>::letter, n) &&
+            routed(r, scalar_traits<T>::letter, n, family::lane))
+            return true;
+    return false;
+}
+
+template <class T, int NP, chol_op Op> bool launch_chol_lanes_op(const chol_launch<T> &a, cudaStream_t stream) {
+    constexpr bool compiled = Op == chol_op::factor ? chol_lanes_compiled<T, NP>(routine::potrf) ||
+                                                          chol_lanes_compiled<T, NP>(routine::posv)
+                              : Op == chol_op::solve   ? chol_lanes_compiled<T, NP>(routine::potrs)
+                              : Op == chol_op::inverse ? chol_lanes_compiled<T, NP>(routine::potri)
+                                                       : chol_lanes_compiled<T, NP>(routine::poinv);
+    if constexpr (!compiled) {
+        return false;
+    } else {
+        constexpr int W = chol_lanes_width(NP), per_block = chol_lanes_threads / W;
+        const unsigned blocks = (unsigned)((a.batch + per_block - 1) / per_block);
+        chol_lanes_kernel<T, W, NP, Op><<<blocks, chol_lanes_threads, 0, stream>>>(a);
+        return true;
     }
-    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
+}
+
+template <class T, int NP> bool launch_chol_lanes_order(const chol_launch<T> &a, cudaStream_t stream) {
+    switch (a.op) {
+    case chol_op::factor: return launch_chol_lanes_op<T, NP, chol_op::factor>(a, stream);
+    case chol_op::solve: return launch_chol_lanes_op<T, NP, chol_op::solve>(a, stream);
+    case chol_op::inverse: return launch_chol_lanes_op<T, NP, chol_op::inverse>(a, stream);
+    case chol_op::full_inverse: return launch_chol_lanes_op<T, NP, chol_op::full_inverse>(a, stream);
+    }
+    return false;
+}
+
+template <class T, int NP = 4> bool launch_chol_lanes_from(const chol_launch<T> &a, cudaStream_t stream) {
+    if constexpr (NP <= chol_lanes_max_order) {
+        if (chol_lanes_padded(a.n) == NP) return launch_chol_lanes_order<T, NP>(a, stream);
+        return launch_chol_lanes_from<T, NP + 4>(a, stream);
+    } else {
+        return false;
+    }
 }
 
 template <class T> cudaError_t launch_chol_lanes(const chol_launch<T> &a, cudaStream_t stream) {
-    if (a.n <= 4) return launch_chol_lanes_width<T, 4>(a, stream);
-    if (a.n <= 8) return launch_chol_lanes_width<T, 8>(a, stream);
-    if (a.n <= 16) return launch_chol_lanes_width<T, 16>(a, stream);
-    return launch_chol_lanes_width<T, 32>(a, stream);
+    // No instance for this order and op (the table routes none there): the dispatch's "no kernel".
+    if (!launch_chol_lanes_from<T>(a, stream)) return cudaErrorInvalidValue;
+    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
 }
 
 // ---- one block per matrix -----------------------------------------------------------------------------------------

@@ -411,7 +411,7 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
         return check_launch(ctx, name);
     }
     if (f == family::lane && l.n <= chol_lanes_max_order) {
-        launch_chol_lanes<T>(l, stream_of(ctx));
+        if (launch_chol_lanes<T>(l, stream_of(ctx)) != cudaSuccess) return no_kernel(ctx, name, l.n);
         return check_launch(ctx, name);
     }
     if (l.op == chol_op::solve && f == family::blocked) return chol_solve_blocked<T>(ctx, name, l);
