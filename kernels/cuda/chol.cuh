@@ -44,8 +44,8 @@ template <int W, class R> __device__ __forceinline__ complex<R> group_xor(unsign
 constexpr int chol_lanes_threads = 128;
 
 // The 16 / sizeof(T) entries at p (16-byte aligned) in one shared-memory load.
-// Element by element (a memcpy kept a copy in local memory: d 0.7x), but for complex float, where element by
-// element ptxas kept every chunk of a step live (255 registers and spills).
+// Element by element (through memcpy the chunk kept a copy in local memory), but for complex float, where element
+// by element ptxas kept every chunk of a step live (registers past 255, spills).
 template <class T> __device__ __forceinline__ void load_chunk(const T *p, T (&v)[16 / sizeof(T)]) {
     if constexpr (sizeof(real_t<T>) == 4) {
         const float4 q = *reinterpret_cast<const float4 *>(p);
