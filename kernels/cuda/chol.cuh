@@ -59,6 +59,21 @@ template <class T> __device__ __forceinline__ void load_chunk(const T *p, T (&v)
 }
 
 // ---- lane kernels -------------------------------------------------------------------------------------------------
+// Step k's broadcast (factorization and sweep): every lane of the group puts its entry of column k into the
+// group's buffer of that step (two by turns, so one barrier a step), and reads back the 16-byte chunk holding the
+// pivot, left in v; returns the pivot d = real part of entry k, and sets info at the first that is not > 0 (NaN
+// included: LAPACK's test).
+template <class T, int W, int V>
+__device__ __forceinline__ real_t<T> broadcast_column(T (&columns)[2][chol_lanes_threads], int k, T mine,
+                                                      unsigned mask, T (&v)[V], int &info) {
+    T *column = columns[k & 1] + threadIdx.x / W * W;  // the group's W entries
+    column[threadIdx.x % W] = mine;
+    __syncwarp(mask);
+    load_chunk(column + k / V * V, v);
+    const real_t<T> d = real_of(v[k % V]);
+    if (!(d > real_t<T>(0)) && info == 0) info = k + 1;
+    return d;
+}
 template <chol_op Op> constexpr routine chol_routine_of() {
     return Op == chol_op::factor ? routine::potrf
            : Op == chol_op::solve   ? routine::potrs
@@ -111,14 +126,9 @@ chol_lanes_kernel(chol_launch<T> a) {
         __shared__ __align__(16) T columns[2][chol_lanes_threads];
 #pragma unroll
         for (int k = 0; k < NP; ++k) {
-            T *column = columns[k & 1] + threadIdx.x / W * W;  // the group's W entries
-            column[lane] = r[k];
-            __syncwarp(mask);
+            const T *column = columns[k & 1] + threadIdx.x / W * W;
             T v[V];
-            load_chunk(column + k / V * V, v);
-            const R d = real_of(v[k % V]);
-            if (!(d > R(0)) && info == 0) info = k + 1;
-            const R dinv = R(1) / d;
+            const R dinv = R(1) / broadcast_column<T, W>(columns, k, r[k], mask, v, info);
             // Row k becomes conj(column k) / d: its old entries are kept times 0 (one code for every lane).
             const bool pivot_row = lane == k;
             const T f = pivot_row ? T(-dinv) : times_real(r[k], dinv);
@@ -158,13 +168,9 @@ chol_lanes_kernel(chol_launch<T> a) {
         __shared__ __align__(16) T columns[2][chol_lanes_threads];
 #pragma unroll
         for (int k = 0; k < NP; ++k) {
-            T *column = columns[k & 1] + threadIdx.x / W * W;  // the group's W entries
-            column[lane] = r[k];
-            __syncwarp(mask);
+            const T *column = columns[k & 1] + threadIdx.x / W * W;
             T v[V];
-            load_chunk(column + k / V * V, v);
-            const R d = real_of(v[k % V]);
-            if (!(d > R(0)) && info == 0) info = k + 1;
+            const R d = broadcast_column<T, W>(columns, k, r[k], mask, v, info);
             const R rl = rsqrt(d);
             const R l = d < R(INFINITY) ? d * rl : d;  // sqrt(d); +inf as LAPACK's sqrt gives it
             const T lik = times_real(r[k], rl);
