@@ -758,9 +758,9 @@ cudaError_t launch_chol_solve_pointers(const chol_launch<T> &a, long long first,
     return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
 }
 
-// ---- potri and poinv by cuBLAS's TRSM (the dispatch's): the lower form in scratch, the identity, the result ----------
-// F = the lower form of matrix first + b (its upper part zero); for potri (the inverse op) also info = the first zero
-// diagonal entry of the factor, as xTRTRI's. blockIdx.x: the matrix, blockIdx.y: a group of columns.
+// ---- potri by cuBLAS's TRSM (the dispatch's): the lower form in scratch, the identity, the result -------------------
+// F = the lower form of matrix first + b (its upper part zero), and info = the first zero diagonal entry of the
+// factor, as xTRTRI's. blockIdx.x: the matrix, blockIdx.y: a group of columns.
 template <class T>
 __global__ void chol_lower_form(chol_launch<T> a, long long first, T *F, long long f_stride) {
     using R = real_t<T>;
@@ -772,7 +772,7 @@ __global__ void chol_lower_form(chol_launch<T> a, long long first, T *F, long lo
     for (int j = blockIdx.y; j < n; j += gridDim.y)
         for (int i = threadIdx.x; i < n; i += blockDim.x)
             f[i + (long long)j * n] = i < j ? T(R(0)) : lower_form_at(m, ld, a.upper, i, j);
-    if (a.op == chol_op::inverse && blockIdx.y == 0) {
+    if (blockIdx.y == 0) {
         __shared__ int first_zero;
         if (threadIdx.x == 0) first_zero = 0x7fffffff;
         __syncthreads();
@@ -794,25 +794,20 @@ template <class T> __global__ void chol_identity(chol_launch<T> a, long long fir
         for (int i = threadIdx.x; i < n; i += blockDim.x) w[i + (long long)j * n] = T(R(i == j ? 1 : 0));
 }
 
-// The result from W = inv(A) (its lower triangle; the diagonal's imaginary part dropped): potri writes A's uplo
-// triangle, poinv all of C, exactly Hermitian. The matrices whose info is not 0 are not written.
+// The result from W = inv(A) (its lower triangle; the diagonal's imaginary part dropped) into A's uplo triangle.
+// The matrices whose info is not 0 are not written.
 template <class T> __global__ void chol_store_inverse(chol_launch<T> a, long long first, const T *W, long long w_stride) {
     const long long b = first + blockIdx.x;
     if (a.info[b] != 0) return;
     const int n = a.n;
     const T *w = W + blockIdx.x * w_stride;
-    T *out = a.op == chol_op::inverse ? a.A[b] : a.B[b];
-    const long long ld = a.op == chol_op::inverse ? a.A.ld : a.B.ld;
+    T *out = a.A[b];
+    const long long ld = a.A.ld;
     for (int j = blockIdx.y; j < n; j += gridDim.y)
         for (int i = j + threadIdx.x; i < n; i += blockDim.x) {
             const T v = i == j ? real_only(w[i + (long long)j * n]) : w[i + (long long)j * n];
-            if (a.op == chol_op::inverse) {
-                if (a.upper) out[j + (long long)i * ld] = conj(v);
-                else out[i + (long long)j * ld] = v;
-            } else {
-                out[i + (long long)j * ld] = v;
-                if (i > j) out[j + (long long)i * ld] = conj(v);
-            }
+            if (a.upper) out[j + (long long)i * ld] = conj(v);
+            else out[i + (long long)j * ld] = v;
         }
 }
 
@@ -825,6 +820,58 @@ cudaError_t launch_chol_inverse_part(const chol_launch<T> &a, int part, long lon
     if (part == 0) chol_lower_form<T><<<grid, 128, 0, stream>>>(a, first, M, stride);
     else if (part == 1) chol_identity<T><<<grid, 128, 0, stream>>>(a, first, M, stride);
     else chol_store_inverse<T><<<grid, 128, 0, stream>>>(a, first, M, stride);
+    return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
+}
+
+// ---- poinv beyond the lane kernels (the dispatch's poinv_by_parts: potrf and potri as routed, on C) -----------------
+// Part 0: C's uplo triangle := A's (nothing where C is A). Part 1: C's other triangle := the conjugate transpose of
+// its uplo triangle, by 32 x 32 tiles through shared memory so that reads and writes are both coalesced.
+// blockIdx.x: the matrix, blockIdx.y: a group of columns (part 0) or of tile pairs (part 1).
+constexpr int chol_poinv_threads = 256;
+
+template <class T> __global__ void __launch_bounds__(chol_poinv_threads) chol_poinv_part(chol_launch<T> a, int part) {
+    const long long b = blockIdx.x;
+    const int n = a.n;
+    T *const c = a.B[b];
+    const long long ldc = a.B.ld;
+    if (part == 0) {
+        const T *m = a.A[b];
+        if (m == c) return;  // C is A (then ldc == lda)
+        const long long lda = a.A.ld;
+        for (int j = blockIdx.y; j < n; j += gridDim.y) {
+            const int i0 = a.upper ? 0 : j, i1 = a.upper ? j + 1 : n;
+            for (int i = i0 + (int)threadIdx.x; i < i1; i += blockDim.x) c[i + j * ldc] = m[i + j * lda];
+        }
+        return;
+    }
+    __shared__ T tile[32][33];  // tile[col][row] of the source tile
+    const int tiles = (n + 31) / 32, pairs = tiles * (tiles + 1) / 2;
+    const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+    for (int t = blockIdx.y; t < pairs; t += gridDim.y) {
+        int ti = 0;  // the pair (ti, tj), ti >= tj, of the lower form's tiles
+        while ((ti + 1) * (ti + 2) / 2 <= t) ++ti;
+        const int tj = t - ti * (ti + 1) / 2;
+        // The source tile in the uplo triangle: rows from i0, columns from j0.
+        const int i0 = 32 * (a.upper ? tj : ti), j0 = 32 * (a.upper ? ti : tj);
+        for (int q = ty; q < 32; q += chol_poinv_threads / 32) {
+            const int i = i0 + tx, j = j0 + q;
+            if (i < n && j < n && (a.upper ? i < j : i > j)) tile[q][tx] = c[i + (long long)j * ldc];
+        }
+        __syncthreads();
+        for (int q = ty; q < 32; q += chol_poinv_threads / 32) {
+            const int i = i0 + q, j = j0 + tx;  // source (i, j) -> C(j, i)
+            if (i < n && j < n && (a.upper ? i < j : i > j)) c[j + (long long)i * ldc] = conj(tile[tx][q]);
+        }
+        __syncthreads();
+    }
+}
+
+template <class T> cudaError_t launch_chol_poinv_part(const chol_launch<T> &a, int part, cudaStream_t stream) {
+    if (a.batch <= 0 || a.n <= 0) return cudaSuccess;
+    const int tiles = (a.n + 31) / 32, pairs = tiles * (tiles + 1) / 2;
+    const int work = part == 0 ? a.n : pairs;
+    const unsigned groups = (unsigned)(work < 64 ? work : 64);
+    chol_poinv_part<T><<<dim3((unsigned)a.batch, groups), chol_poinv_threads, 0, stream>>>(a, part);
     return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
 }
 
@@ -905,6 +952,7 @@ cudaError_t launch_chol_step(const chol_launch<T> &a, int k, const T *S, long lo
     template cudaError_t launch_chol_solve<T>(const chol_launch<T> &, std::size_t, cudaStream_t);             \
     template cudaError_t launch_chol_inverse_part<T>(const chol_launch<T> &, int, long long, long long, T *,   \
                                                      long long, cudaStream_t);                                 \
+    template cudaError_t launch_chol_poinv_part<T>(const chol_launch<T> &, int, cudaStream_t);                \
     template cudaError_t launch_chol_solve_pointers<T>(const chol_launch<T> &, long long, long long, T *,      \
                                                        const T **, T **, cudaStream_t);                        \
     template cudaError_t launch_chol_thread<T>(const chol_launch<T> &, cudaStream_t);                         \

@@ -68,13 +68,17 @@ template <class T>
 cudaError_t launch_chol_solve_pointers(const chol_launch<T> &a, long long first, long long count, T *standin,
                                        const T **pa, T **pb, cudaStream_t stream);
 
-// potri and poinv by cuBLAS's TRSM (the dispatch's), over matrices first .. first + count - 1 with M one n x n
-// scratch matrix each (matrix i at M + i*stride): part 0, M = the lower form (potri: also info, xTRTRI's zero
-// diagonal); part 1, M = I where info is 0; part 2, M = inv(A) written where info is 0 (potri: A's uplo triangle;
-// poinv: all of C, exactly Hermitian). A launch error is left for cudaGetLastError.
+// potri by cuBLAS's TRSM (the dispatch's), over matrices first .. first + count - 1 with M one n x n scratch matrix
+// each (matrix i at M + i*stride): part 0, M = the lower form and info, xTRTRI's zero diagonal; part 1, M = I where
+// info is 0; part 2, inv(A) into A's uplo triangle where info is 0. A launch error is left for cudaGetLastError.
 template <class T>
 cudaError_t launch_chol_inverse_part(const chol_launch<T> &a, int part, long long first, long long count, T *M,
                                      long long stride, cudaStream_t stream);
+
+// poinv beyond the lane kernels (the dispatch's, around potrf and potri as routed on C = a.B): part 0, C's uplo
+// triangle := A's (nothing where C is A); part 1, C's other triangle := the conjugate transpose of its uplo triangle.
+// A launch error is left for cudaGetLastError.
+template <class T> cudaError_t launch_chol_poinv_part(const chol_launch<T> &a, int part, cudaStream_t stream);
 
 // Around cuSOLVER's potrf of matrices first .. first + count - 1 (the vendor route's), M nullptr (in place) or n x n
 // scratch per matrix (at M + i*stride, ld n): part 0 before it, the uplo triangle into M, the diagonal's imaginary

@@ -352,9 +352,9 @@ template <class T> smallla_status_t chol_solve_blocked(context &ctx, const char 
     return SMALLLA_SUCCESS;
 }
 
-// potri and poinv by cuBLAS's TRSM (family blocked), in chunks of at most 256 MiB of scratch: F = the lower form
-// (poinv: then factored by chol_blocked, which sets info; potri: info from F's zero diagonal), W = I, W = inv(L) W,
-// W = inv(L)^H W = inv(A), then the result stored where info is 0 (the others solve into a stand-in).
+// potri by cuBLAS's TRSM (family blocked), in chunks of at most 256 MiB of scratch: F = the lower form (info from
+// its zero diagonal), W = I, W = inv(L) W, W = inv(L)^H W = inv(A), then the result stored where info is 0 (the
+// others solve into a stand-in).
 template <class T> smallla_status_t chol_inverse_blocked(context &ctx, const char *name, const chol_launch<T> &l) {
     using B = typename blas_types<T>::B;
     cublasHandle_t h = nullptr;
@@ -382,8 +382,6 @@ template <class T> smallla_status_t chol_inverse_blocked(context &ctx, const cha
         if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS) return st;
         chol_launch<T> f{chol_op::factor, false, n, 0, batch_ref<T>{F, nullptr, nn, n}, batch_ref<T>{}, l.info + first,
                          count};
-        if (l.op == chol_op::full_inverse)
-            if (smallla_status_t st = chol_blocked<T>(ctx, name, f); st != SMALLLA_SUCCESS) return st;
         launch_chol_inverse_part<T>(l, 1, first, count, W, nn, stream);
         f.B = batch_ref<T>{W, nullptr, nn, n};
         launch_chol_solve_pointers<T>(f, 0, count, standin, pa, pw, stream);
@@ -401,6 +399,40 @@ template <class T> smallla_status_t chol_inverse_blocked(context &ctx, const cha
     return SMALLLA_SUCCESS;
 }
 
+template <class T> smallla_status_t chol_routed(context &ctx, const char *name, routine r, const chol_launch<T> &l);
+
+// poinv beyond the lane kernels (family blocked): C = A's triangle, potrf and potri on C as their tables route them
+// (potri's info, which would report the factor's zero diagonal, to scratch: poinv's info is potrf's), then C's
+// other triangle from its uplo triangle. Where potrf failed, C is left as potri left it (not meaningful). The
+// scratch is had before C is written, so that ALLOC_FAILED leaves it untouched: potri's info, and, unless both
+// routes take none (the panels and potri's one block in shared memory), as much as they take at most (256 MiB
+// chunks), freed into the handle's pool, whose stream-ordered allocations then reuse it.
+template <class T> smallla_status_t poinv_by_parts(context &ctx, const char *name, const chol_launch<T> &l) {
+    const cudaStream_t stream = stream_of(ctx);
+    scratch potri_info;
+    if (smallla_status_t st = potri_info.allocate(ctx, name, (size_t)l.batch * sizeof(int)); st != SMALLLA_SUCCESS)
+        return st;
+    const char p = scalar_traits<T>::letter;
+    const bool no_scratch = route(ctx, routine::potrf, p, l.n, l.batch) == family::panels &&
+                            route(ctx, routine::potri, p, l.n, l.batch) == family::one_block &&
+                            chol_block_bytes<T>(l.n, true) <= max_dynamic_shared_bytes(ctx);
+    if (!no_scratch) {
+        const size_t nn_bytes = (size_t)l.n * (size_t)l.n * sizeof(T), per_matrix = 2 * nn_bytes + 2 * sizeof(void *);
+        const size_t routes_take = std::min((size_t)l.batch * per_matrix, size_t(256) << 20) + nn_bytes + 4096;
+        scratch reserve;
+        if (smallla_status_t st = reserve.allocate(ctx, name, routes_take); st != SMALLLA_SUCCESS) return st;
+    }
+    launch_chol_poinv_part<T>(l, 0, stream);
+    if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS) return st;
+    const chol_launch<T> factor{chol_op::factor, l.upper, l.n, 0, l.B, batch_ref<T>{}, l.info, l.batch};
+    if (smallla_status_t st = chol_routed(ctx, name, routine::potrf, factor); st != SMALLLA_SUCCESS) return st;
+    const chol_launch<T> inverse{chol_op::inverse, l.upper, l.n, 0, l.B, batch_ref<T>{},
+                                 static_cast<int *>(potri_info.ptr), l.batch};
+    if (smallla_status_t st = chol_routed(ctx, name, routine::potri, inverse); st != SMALLLA_SUCCESS) return st;
+    launch_chol_poinv_part<T>(l, 1, stream);
+    return check_launch(ctx, name);
+}
+
 template <class T> smallla_status_t chol_routed(context &ctx, const char *name, routine r, const chol_launch<T> &l) {
     clear_stale_error();
     // posv beyond the lane kernels factors as potrf is routed (its solve is routed as potrs, below).
@@ -415,8 +447,8 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
         return check_launch(ctx, name);
     }
     if (l.op == chol_op::solve && f == family::blocked) return chol_solve_blocked<T>(ctx, name, l);
-    if ((l.op == chol_op::inverse || l.op == chol_op::full_inverse) && f == family::blocked)
-        return chol_inverse_blocked<T>(ctx, name, l);
+    if (l.op == chol_op::inverse && f == family::blocked) return chol_inverse_blocked<T>(ctx, name, l);
+    if (l.op == chol_op::full_inverse && f == family::blocked) return poinv_by_parts<T>(ctx, name, l);
     if ((f == family::panels && l.n <= chol_panel_max_order) || f == family::blocked || f == family::vendor ||
         f == family::vendor_batched) {
         if (l.op != chol_op::factor) return no_kernel(ctx, name, l.n);
