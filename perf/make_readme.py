@@ -24,8 +24,8 @@ CURRENT_GPU_TESTS = [  # the GPU suite's records (newest first)
     "results/2026-11-25-h100-f77ca08-tests.txt",
 ]
 CURRENT_GPU_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code, clocks as found"
-CURRENT_GPU_CHOL = "results/2026-11-26-h200-37e21df-chol.csv"  # smallla-bench --ops potrf,posv,poinv,potri,gemm: the Cholesky family
-CURRENT_GPU_CHOL_DEVICE = "NVIDIA H200 (132 SMs), driver 580.159.04, CUDA 13.0, the library of 37e21df at n = 1-32, of dae37ab beyond (potri, poinv n = 64-512: fa5b45a), measured 2026-11-26"
+CURRENT_GPU_CHOL = "results/2026-11-26-h100-8a4db26-chol.csv"  # smallla-bench --ops potrf,posv,poinv,potri,gemm: the Cholesky family
+CURRENT_GPU_CHOL_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, the library of 8a4db26 (poinv n >= 40 after its scratch reservation, the rest the same kernels before it), measured 2026-11-26"
 CURRENT_HOST = "results/2026-11-25-host-f70b1d2-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
 CURRENT_GPU_GRID = "results/2026-11-25-h100-4bca1d6-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_GPU_CHOL_GRID = "results/2026-11-26-h100-1ecf3eb-chol-grid.csv"  # smallla-bench --grid --ops potrf
