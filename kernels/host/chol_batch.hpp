@@ -9,6 +9,7 @@
 
 namespace smallla {
 namespace host_kernels {
+inline namespace SMALLLA_HOST_ISA {
 
 // Element (i, j), i >= j, of the lower form of matrix m (leading dimension ld) given by its uplo triangle.
 template <class T> inline T lower_form_at(const T *m, long ld, bool upper, int i, int j) {
@@ -252,5 +253,6 @@ void poinv_batch(Size size, bool upper, const BatchA &A, const BatchC &C, int *i
     }
 }
 
+}  // namespace SMALLLA_HOST_ISA
 }  // namespace host_kernels
 }  // namespace smallla

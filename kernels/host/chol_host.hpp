@@ -12,6 +12,7 @@
 
 namespace smallla {
 namespace host_kernels {
+inline namespace SMALLLA_HOST_ISA {
 
 // ---- element helpers: real parts, real scaling, conjugates of scalars and lanes --------------------------------
 inline float real_part(float x) { return x; }
@@ -200,5 +201,6 @@ template <class E, class Size, class Ld> inline void chol_inverse(Size size, Ld 
     }
 }
 
+}  // namespace SMALLLA_HOST_ISA
 }  // namespace host_kernels
 }  // namespace smallla

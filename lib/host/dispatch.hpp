@@ -121,19 +121,19 @@ template <class T> smallla_status_t getrf_iter(context &, const getrf_iter_args<
 }
 
 // ---- the Cholesky family (kernels/host/chol_batch.hpp, chol_blocked.hpp) ----
-// Its lanes and fixed forms are compiled for the baseline instruction set only (the table's lines for them are
-// baseline lines, run here); the blocked form once per instruction set, a wider one's through its own copy.
+// Its lanes and blocked forms are compiled once per instruction set, a wider one's run through its own copy
+// (lib/host/isa/); the fixed and any forms for the baseline only, run here.
 template <routine R, class T, class Args, class Blocked, class F>
 void with_chol_form(const context &ctx, const Args &a, Blocked &&blocked, F &&f) {
     constexpr char P = scalar_traits<T>::letter;
     const family form = find_route(R, P, ctx.host_isa, a.n);
-    if (form == family::blocked) {
 #if SMALLLA_HOST_ISA_COPIES
-        if (ctx.host_isa == isa_level::avx512) return isa_avx512::run_blocked<T>(R, a);
-        if (ctx.host_isa == isa_level::avx2) return isa_avx2::run_blocked<T>(R, a);
+    if (form == family::blocked && ctx.host_isa == isa_level::avx512) return isa_avx512::run_blocked<T>(R, a);
+    if (form == family::blocked && ctx.host_isa == isa_level::avx2) return isa_avx2::run_blocked<T>(R, a);
+    if (form == family::lanes && ctx.host_isa == isa_level::avx512) return isa_avx512::run_lanes<T>(R, a);
+    if (form == family::lanes && ctx.host_isa == isa_level::avx2) return isa_avx2::run_lanes<T>(R, a);
 #endif
-        return blocked(a);
-    }
+    if (form == family::blocked) return blocked(a);
     with_route<R, P>(form, a.n, f);
 }
 template <class T> smallla_status_t potrf(context &ctx, const potrf_args<T> &a) {

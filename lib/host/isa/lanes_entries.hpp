@@ -1,4 +1,5 @@
-// The lanes forms of the wider instruction sets: lanes_isa.cpp compiled once per instruction set and precision
+// The lanes forms of the wider instruction sets (the LU and Cholesky families'; r: potrf or potri for potrf_args):
+// lanes_isa.cpp compiled once per instruction set and precision
 // (lib/CMakeLists.txt) defines run_lanes in host::isa_avx2 and host::isa_avx512; the dispatch calls them where
 // the handle's instruction set routes a call to the lanes form (lib/host/dispatch.hpp). blocked_isa.cpp likewise
 // defines run_blocked, the Cholesky and LU families' blocked forms (r: potrf or potri for potrf_args).
@@ -15,6 +16,10 @@ namespace host {
     template <class T> void run_lanes(const getri_args<T> &a);                                  \
     template <class T> void run_lanes(const matinv_args<T> &a);                                 \
     template <class T> void run_lanes(const getrs_args<T> &a);                                  \
+    template <class T> void run_lanes(host_kernels::routine r, const potrf_args<T> &a);        \
+    template <class T> void run_lanes(host_kernels::routine r, const posv_args<T> &a);         \
+    template <class T> void run_lanes(host_kernels::routine r, const potrs_args<T> &a);        \
+    template <class T> void run_lanes(host_kernels::routine r, const poinv_args<T> &a);        \
     template <class T> void run_blocked(host_kernels::routine r, const potrf_args<T> &a);       \
     template <class T> void run_blocked(host_kernels::routine r, const posv_args<T> &a);        \
     template <class T> void run_blocked(host_kernels::routine r, const potrs_args<T> &a);       \

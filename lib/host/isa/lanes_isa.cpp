@@ -1,6 +1,7 @@
-// The lanes forms of one wider instruction set for one precision (lanes_entries.hpp). lib/CMakeLists.txt compiles
+// The lanes forms of one wider instruction set for one precision (lanes_entries.hpp), the LU and Cholesky families'. lib/CMakeLists.txt compiles
 // this file once per (instruction set, precision) with SMALLLA_HOST_ISA (the namespace of the copy),
 // SMALLLA_HOST_ISA_LEVEL, SMALLLA_HOST_ISA_PRECISION (1-4: s, d, c, z) and the instruction set's flags.
+#include "host/chol_batch.hpp"
 #include "host/lu_batch.hpp"
 #include "lanes_entries.hpp"
 
@@ -37,11 +38,44 @@ template <class T> void run_lanes(const getrs_args<T> &a) {
     });
 }
 
+// The Cholesky family's lanes forms (kernels/host/chol_batch.hpp); r is potrf or potri for potrf_args.
+template <class T> void run_lanes(routine r, const potrf_args<T> &a) {
+    constexpr char P = scalar_traits<T>::letter;
+    const bool upper = a.uplo == SMALLLA_FILL_UPPER;
+    if (r == routine::potri)
+        with_lanes_route<routine::potri, P>(a.n, [&](auto size) {
+            potri_batch<T>(size, upper, a.A.either(), a.info, a.batch);
+        });
+    else
+        with_lanes_route<routine::potrf, P>(a.n, [&](auto size) {
+            posv_batch<T>(size, upper, a.A.either(), 0, a.A.either(), a.info, a.batch);
+        });
+}
+template <class T> void run_lanes(routine, const posv_args<T> &a) {
+    with_lanes_route<routine::posv, scalar_traits<T>::letter>(a.n, [&](auto size) {
+        posv_batch<T>(size, a.uplo == SMALLLA_FILL_UPPER, a.A.either(), a.nrhs, a.B.either(), a.info, a.batch);
+    });
+}
+template <class T> void run_lanes(routine, const potrs_args<T> &a) {
+    with_lanes_route<routine::potrs, scalar_traits<T>::letter>(a.n, [&](auto size) {
+        potrs_batch<T>(size, a.uplo == SMALLLA_FILL_UPPER, a.nrhs, a.A.either(), a.B.either(), a.batch);
+    });
+}
+template <class T> void run_lanes(routine, const poinv_args<T> &a) {
+    with_lanes_route<routine::poinv, scalar_traits<T>::letter>(a.n, [&](auto size) {
+        poinv_batch<T>(size, a.uplo == SMALLLA_FILL_UPPER, a.A.either(), a.C.either(), a.info, a.batch);
+    });
+}
+
 #include "isa_precision.hpp"  // SMALLLA_T
 template void run_lanes<SMALLLA_T>(const getrf_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(const getri_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(const matinv_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(const getrs_args<SMALLLA_T> &);
+template void run_lanes<SMALLLA_T>(routine, const potrf_args<SMALLLA_T> &);
+template void run_lanes<SMALLLA_T>(routine, const posv_args<SMALLLA_T> &);
+template void run_lanes<SMALLLA_T>(routine, const potrs_args<SMALLLA_T> &);
+template void run_lanes<SMALLLA_T>(routine, const poinv_args<SMALLLA_T> &);
 
 }  // namespace SMALLLA_HOST_ISA
 }  // namespace host
