@@ -1,6 +1,7 @@
-// The lanes forms of one wider instruction set for one precision (lanes_entries.hpp), the LU and Cholesky families'. lib/CMakeLists.txt compiles
-// this file once per (instruction set, precision) with SMALLLA_HOST_ISA (the namespace of the copy),
-// SMALLLA_HOST_ISA_LEVEL, SMALLLA_HOST_ISA_PRECISION (1-4: s, d, c, z) and the instruction set's flags.
+// The lanes forms of the LU and Cholesky families for one wider instruction set and one precision
+// (lanes_entries.hpp). lib/CMakeLists.txt compiles this file once per (instruction set, precision) with
+// SMALLLA_HOST_ISA (the namespace of the copy), SMALLLA_HOST_ISA_LEVEL, SMALLLA_HOST_ISA_PRECISION (1-4: s, d, c, z)
+// and the instruction set's flags.
 #include "host/chol_batch.hpp"
 #include "host/lu_batch.hpp"
 #include "lanes_entries.hpp"
