@@ -253,6 +253,23 @@ void poinv_batch(Size size, bool upper, const BatchA &A, const BatchC &C, int *i
     }
 }
 
+// One call's matrices through the form of `size` (lanes_n, fixed_n or any_n): the baseline dispatch's and the wider
+// copies' shared entry (lib/host/). R: potrf or potri for potrf_args.
+template <routine R, class T, class Size> void chol_batch_call(Size size, const potrf_args<T> &a) {
+    const bool upper = a.uplo == SMALLLA_FILL_UPPER;
+    if constexpr (R == routine::potri) potri_batch<T>(size, upper, a.A.either(), a.info, a.batch);
+    else posv_batch<T>(size, upper, a.A.either(), 0, a.A.either(), a.info, a.batch);
+}
+template <routine, class T, class Size> void chol_batch_call(Size size, const posv_args<T> &a) {
+    posv_batch<T>(size, a.uplo == SMALLLA_FILL_UPPER, a.A.either(), a.nrhs, a.B.either(), a.info, a.batch);
+}
+template <routine, class T, class Size> void chol_batch_call(Size size, const potrs_args<T> &a) {
+    potrs_batch<T>(size, a.uplo == SMALLLA_FILL_UPPER, a.nrhs, a.A.either(), a.B.either(), a.batch);
+}
+template <routine, class T, class Size> void chol_batch_call(Size size, const poinv_args<T> &a) {
+    poinv_batch<T>(size, a.uplo == SMALLLA_FILL_UPPER, a.A.either(), a.C.either(), a.info, a.batch);
+}
+
 }  // namespace SMALLLA_HOST_ISA
 }  // namespace host_kernels
 }  // namespace smallla

@@ -123,8 +123,8 @@ template <class T> smallla_status_t getrf_iter(context &, const getrf_iter_args<
 // ---- the Cholesky family (kernels/host/chol_batch.hpp, chol_blocked.hpp) ----
 // Its lanes and blocked forms are compiled once per instruction set, a wider one's run through its own copy
 // (lib/host/isa/); the fixed and any forms for the baseline only, run here.
-template <routine R, class T, class Args, class Blocked, class F>
-void with_chol_form(const context &ctx, const Args &a, Blocked &&blocked, F &&f) {
+template <routine R, class T, class Args, class Blocked>
+void with_chol_form(const context &ctx, const Args &a, Blocked &&blocked) {
     constexpr char P = scalar_traits<T>::letter;
     const family form = find_route(R, P, ctx.host_isa, a.n);
 #if SMALLLA_HOST_ISA_COPIES
@@ -134,50 +134,40 @@ void with_chol_form(const context &ctx, const Args &a, Blocked &&blocked, F &&f)
     if (form == family::lanes && ctx.host_isa == isa_level::avx2) return isa_avx2::run_lanes<T>(R, a);
 #endif
     if (form == family::blocked) return blocked(a);
-    with_route<R, P>(form, a.n, f);
+    with_route<R, P>(form, a.n, [&](auto size) { chol_batch_call<R, T>(size, a); });
 }
 template <class T> smallla_status_t potrf(context &ctx, const potrf_args<T> &a) {
     in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) {
         const potrf_args<T> p = a.part(first, count);
-        with_chol_form<routine::potrf, T>(ctx, p, blocked_potrf<T>, [&](auto size) {
-            posv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), 0, p.A.either(), p.info, p.batch);
-        });
+        with_chol_form<routine::potrf, T>(ctx, p, blocked_potrf<T>);
     });
     return SMALLLA_SUCCESS;
 }
 template <class T> smallla_status_t posv(context &ctx, const posv_args<T> &a) {
     in_present_stretches(a.A, a.B, a.info, a.batch, [&](int first, int count) {
         const posv_args<T> p = a.part(first, count);
-        with_chol_form<routine::posv, T>(ctx, p, blocked_posv<T>, [&](auto size) {
-            posv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.nrhs, p.B.either(), p.info, p.batch);
-        });
+        with_chol_form<routine::posv, T>(ctx, p, blocked_posv<T>);
     });
     return SMALLLA_SUCCESS;
 }
 template <class T> smallla_status_t potrs(context &ctx, const potrs_args<T> &a) {
     in_present_stretches(a.A, a.B, nullptr, a.batch, [&](int first, int count) {
         const potrs_args<T> p = a.part(first, count);
-        with_chol_form<routine::potrs, T>(ctx, p, blocked_potrs<T>, [&](auto size) {
-            potrs_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.nrhs, p.A.either(), p.B.either(), p.batch);
-        });
+        with_chol_form<routine::potrs, T>(ctx, p, blocked_potrs<T>);
     });
     return SMALLLA_SUCCESS;
 }
 template <class T> smallla_status_t potri(context &ctx, const potrf_args<T> &a) {
     in_present_stretches(a.A, a.A, a.info, a.batch, [&](int first, int count) {
         const potrf_args<T> p = a.part(first, count);
-        with_chol_form<routine::potri, T>(ctx, p, blocked_potri<T>, [&](auto size) {
-            potri_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.info, p.batch);
-        });
+        with_chol_form<routine::potri, T>(ctx, p, blocked_potri<T>);
     });
     return SMALLLA_SUCCESS;
 }
 template <class T> smallla_status_t poinv(context &ctx, const poinv_args<T> &a) {
     in_present_stretches(a.A, a.C, a.info, a.batch, [&](int first, int count) {
         const poinv_args<T> p = a.part(first, count);
-        with_chol_form<routine::poinv, T>(ctx, p, blocked_poinv<T>, [&](auto size) {
-            poinv_batch<T>(size, p.uplo == SMALLLA_FILL_UPPER, p.A.either(), p.C.either(), p.info, p.batch);
-        });
+        with_chol_form<routine::poinv, T>(ctx, p, blocked_poinv<T>);
     });
     return SMALLLA_SUCCESS;
 }

@@ -1,6 +1,6 @@
 // The lanes forms of the wider instruction sets (the LU and Cholesky families'; r: potrf or potri for potrf_args):
-// lanes_isa.cpp compiled once per instruction set and precision
-// (lib/CMakeLists.txt) defines run_lanes in host::isa_avx2 and host::isa_avx512; the dispatch calls them where
+// lanes_isa.cpp compiled once per instruction set and precision (lib/CMakeLists.txt) defines run_lanes in
+// host::isa_avx2 and host::isa_avx512; the dispatch calls them where
 // the handle's instruction set routes a call to the lanes form (lib/host/dispatch.hpp). blocked_isa.cpp likewise
 // defines run_blocked, the Cholesky and LU families' blocked forms (r: potrf or potri for potrf_args).
 #pragma once

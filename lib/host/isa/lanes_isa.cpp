@@ -40,33 +40,16 @@ template <class T> void run_lanes(const getrs_args<T> &a) {
 }
 
 // The Cholesky family's lanes forms (kernels/host/chol_batch.hpp); r is potrf or potri for potrf_args.
+template <routine R, class T, class Args> void run_chol_lanes(const Args &a) {
+    with_lanes_route<R, scalar_traits<T>::letter>(a.n, [&](auto size) { chol_batch_call<R, T>(size, a); });
+}
 template <class T> void run_lanes(routine r, const potrf_args<T> &a) {
-    constexpr char P = scalar_traits<T>::letter;
-    const bool upper = a.uplo == SMALLLA_FILL_UPPER;
-    if (r == routine::potri)
-        with_lanes_route<routine::potri, P>(a.n, [&](auto size) {
-            potri_batch<T>(size, upper, a.A.either(), a.info, a.batch);
-        });
-    else
-        with_lanes_route<routine::potrf, P>(a.n, [&](auto size) {
-            posv_batch<T>(size, upper, a.A.either(), 0, a.A.either(), a.info, a.batch);
-        });
+    if (r == routine::potri) run_chol_lanes<routine::potri, T>(a);
+    else run_chol_lanes<routine::potrf, T>(a);
 }
-template <class T> void run_lanes(routine, const posv_args<T> &a) {
-    with_lanes_route<routine::posv, scalar_traits<T>::letter>(a.n, [&](auto size) {
-        posv_batch<T>(size, a.uplo == SMALLLA_FILL_UPPER, a.A.either(), a.nrhs, a.B.either(), a.info, a.batch);
-    });
-}
-template <class T> void run_lanes(routine, const potrs_args<T> &a) {
-    with_lanes_route<routine::potrs, scalar_traits<T>::letter>(a.n, [&](auto size) {
-        potrs_batch<T>(size, a.uplo == SMALLLA_FILL_UPPER, a.nrhs, a.A.either(), a.B.either(), a.batch);
-    });
-}
-template <class T> void run_lanes(routine, const poinv_args<T> &a) {
-    with_lanes_route<routine::poinv, scalar_traits<T>::letter>(a.n, [&](auto size) {
-        poinv_batch<T>(size, a.uplo == SMALLLA_FILL_UPPER, a.A.either(), a.C.either(), a.info, a.batch);
-    });
-}
+template <class T> void run_lanes(routine, const posv_args<T> &a) { run_chol_lanes<routine::posv, T>(a); }
+template <class T> void run_lanes(routine, const potrs_args<T> &a) { run_chol_lanes<routine::potrs, T>(a); }
+template <class T> void run_lanes(routine, const poinv_args<T> &a) { run_chol_lanes<routine::poinv, T>(a); }
 
 #include "isa_precision.hpp"  // SMALLLA_T
 template void run_lanes<SMALLLA_T>(const getrf_args<SMALLLA_T> &);
