@@ -55,6 +55,12 @@ def read_ncu(path):
     return out
 
 
+def chol_op_of(name):
+    """The chol_op (0: factor) of a Cholesky kernel's name: its template's third integer, None for other kernels."""
+    ints = re.findall(r", (?:\([\w:]+\))?(\d+)", name.split("(")[0])
+    return int(ints[2]) if "chol_" in name and len(ints) >= 3 else None
+
+
 def num(m, key):
     try:
         return float(m[key].replace(",", ""))
@@ -109,7 +115,7 @@ def main():
         bench = {int(r["n"]): int(r["batch"]) for r in csv.DictReader(open(bench_csv))}
         by_n = defaultdict(list)
         for n, name, m in read_ncu(path):
-            if n is not None:
+            if n is not None and not (op == "potri" and chol_op_of(name) == 0):  # potri's input: a factor, untimed
                 by_n[n].append((name, m))
         for n, launches in sorted(by_n.items()):
             if n not in bench or (op, p, n) not in sweep:
