@@ -616,7 +616,7 @@ __global__ void __launch_bounds__(chol_step_threads) chol_step_kernel(chol_launc
         if (i >= j) D[i * LD + j] = i >= w ? T(R(0)) : s ? at(k + i, k + j) - s[i + (long long)j * m] : at(k + i, k + j);
     }
     __syncthreads();
-    if (tid < 32) {
+    if (tid < 32) {  // POTF2, lane i owning row i
         const int i = tid;
         for (int j = 0; j < w; ++j) {
             const R d = real_of(D[j * LD + j]);  // the same for every lane: the warp leaves together
@@ -631,7 +631,23 @@ __global__ void __launch_bounds__(chol_step_threads) chol_step_kernel(chol_launc
             __syncwarp();
             if (i > j && i < w) {
                 const T lij = D[i * LD + j];
-                for (int c = j + 1; c <= i; ++c) D[i * LD + c] -= lij * conj(D[c * LD + j]);
+                // Eight entries of the row at a time, all loaded before any is stored, so that the loads overlap
+                // (entry by entry, each load waits for the store before it: the compiler cannot tell they differ).
+                for (int c0 = j + 1; c0 <= i; c0 += 8) {
+                    T l[8], v[8];
+#pragma unroll
+                    for (int q = 0; q < 8; ++q)
+                        if (c0 + q <= i) {
+                            l[q] = D[(c0 + q) * LD + j];
+                            v[q] = D[i * LD + c0 + q];
+                        }
+#pragma unroll
+                    for (int q = 0; q < 8; ++q)
+                        if (c0 + q <= i) {
+                            v[q] -= lij * conj(l[q]);
+                            D[i * LD + c0 + q] = v[q];
+                        }
+                }
             }
             __syncwarp();
         }

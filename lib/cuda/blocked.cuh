@@ -346,7 +346,7 @@ smallla_status_t matinv_blocked(context &ctx, const char *routine, int n, const 
     const size_t pointers = C.is_pointer_array() ? 3 : 0;  // per matrix
     const size_t per_matrix = (size_t)n * n * sizeof(T) + pointers * sizeof(void *) + (size_t)n * sizeof(int);
     long long chunk =
-        std::max<long long>(1, std::min<long long>(batch, (long long)(matinv_workspace_target(ctx) / per_matrix)));
+        balanced_chunk(batch, std::max<long long>(1, (long long)(matinv_workspace_target(ctx) / per_matrix)));
     // Layout: the matrices, the pointer arrays, the pivots, each section starting on a 256-byte boundary.
     auto up = [](size_t bytes) { return (bytes + 255) / 256 * 256; };
     auto mat_bytes = [&] { return up((size_t)chunk * n * n * sizeof(T)); };

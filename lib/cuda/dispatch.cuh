@@ -270,7 +270,7 @@ template <class T> smallla_status_t chol_blocked(context &ctx, const char *name,
     const long long s_stride = (long long)n * nb;
     const size_t per_matrix = (size_t)s_stride * sizeof(T) + 3 * sizeof(void *);
     const long long chunk =
-        std::max<long long>(1, std::min<long long>(l.batch, (long long)((size_t(256) << 20) / per_matrix)));
+        balanced_chunk(l.batch, std::max<long long>(1, (long long)((size_t(256) << 20) / per_matrix)));
     scratch ws;
     if (n > nb)
         if (smallla_status_t st = ws.allocate(ctx, name, (size_t)chunk * per_matrix); st != SMALLLA_SUCCESS) return st;
@@ -322,7 +322,7 @@ template <class T> smallla_status_t chol_solve_blocked(context &ctx, const char 
     if (l.nrhs == 0 || l.batch == 0) return SMALLLA_SUCCESS;
     cublasHandle_t h = nullptr;
     if (smallla_status_t st = blas_on_stream(ctx, name, h); st != SMALLLA_SUCCESS) return st;
-    const long long chunk = std::min<long long>(l.batch, 1LL << 20);
+    const long long chunk = balanced_chunk(l.batch, 1LL << 20);
     const size_t standin_bytes = l.info ? (size_t)l.B.ld * (size_t)l.nrhs * sizeof(T) : 0;  // ld x nrhs, as cuBLAS reads it
     scratch ws;
     if (smallla_status_t st = ws.allocate(ctx, name, standin_bytes + 2 * (size_t)chunk * sizeof(void *));
@@ -364,7 +364,7 @@ template <class T> smallla_status_t chol_inverse_blocked(context &ctx, const cha
     const long long nn = (long long)n * n;
     const size_t per_matrix = 2 * (size_t)nn * sizeof(T) + 2 * sizeof(void *);
     const long long chunk =
-        std::max<long long>(1, std::min<long long>(l.batch, (long long)((size_t(256) << 20) / per_matrix)));
+        balanced_chunk(l.batch, std::max<long long>(1, (long long)((size_t(256) << 20) / per_matrix)));
     scratch ws;
     if (smallla_status_t st = ws.allocate(ctx, name, 2 * (size_t)chunk * sizeof(void *) + (2 * chunk + 1) * (size_t)nn * sizeof(T));
         st != SMALLLA_SUCCESS)
@@ -480,7 +480,7 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
     long long chunk = l.batch;
     if (!in_shared) {
         const size_t per_matrix = (size_t)l.n * (size_t)l.n * sizeof(T);
-        chunk = std::max<long long>(1, std::min<long long>(l.batch, (long long)((size_t(256) << 20) / per_matrix)));
+        chunk = balanced_chunk(l.batch, std::max<long long>(1, (long long)((size_t(256) << 20) / per_matrix)));
         if (smallla_status_t st = ws.allocate(ctx, name, (size_t)chunk * per_matrix); st != SMALLLA_SUCCESS) return st;
     }
     for (long long first = 0; first < l.batch; first += chunk) {

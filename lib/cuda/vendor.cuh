@@ -103,7 +103,7 @@ smallla_status_t vendor_prepare(context &ctx, const char *routine, int batch, si
     plan.lane_bytes = (work_elems * sizeof(T) + sizeof(int) + 255) / 256 * 256;
     plan.chunk = batch;
     if (packed_per_matrix > 0)
-        plan.chunk = std::max<long long>(1, std::min<long long>(batch, (long long)(vendor_chunk_bytes / packed_per_matrix)));
+        plan.chunk = balanced_chunk(batch, std::max<long long>(1, (long long)(vendor_chunk_bytes / packed_per_matrix)));
     auto bytes = [&] { return (size_t)plan.lanes * plan.lane_bytes + (size_t)plan.chunk * packed_per_matrix; };
     while (plan.chunk > 1 && !plan.ws.try_allocate(ctx, bytes())) plan.chunk = (plan.chunk + 1) / 2;
     if (plan.ws.ptr == nullptr) return plan.ws.allocate(ctx, routine, bytes());
@@ -216,7 +216,7 @@ template <class T> smallla_status_t potrf_vendor_batched(context &ctx, const cha
     const long long nn = (long long)n * n;
     const bool packed = l.upper, need_pointers = packed || l.A.ptrs == nullptr;
     const size_t per_matrix = sizeof(T *) + (packed ? (size_t)nn * sizeof(T) : 0);
-    long long chunk = packed ? std::max<long long>(1, std::min<long long>(l.batch, (long long)(vendor_chunk_bytes / per_matrix)))
+    long long chunk = packed ? balanced_chunk(l.batch, std::max<long long>(1, (long long)(vendor_chunk_bytes / per_matrix)))
                              : l.batch;
     const auto pointer_bytes = [&](long long c) { return ((size_t)c * sizeof(T *) + 255) / 256 * 256; };
     scratch ws;

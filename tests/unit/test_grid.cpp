@@ -1,11 +1,13 @@
 // Unit tests of the grid arithmetic shared by the host and CUDA launchers (kernels/common/grid.hpp): the number of
-// groups covering a batch near INT_MAX does not overflow.
+// groups covering a batch near INT_MAX does not overflow; chunks of a batch are balanced and cover it.
 #include <climits>
 #include <cstdio>
+#include <initializer_list>
 
 #include "common/grid.hpp"
 
 int main() {
+    using smallla::balanced_chunk;
     using smallla::groups_for;
     int failures = 0;
     auto expect = [&](long long got, long long want, const char *what) {
@@ -24,6 +26,20 @@ int main() {
     expect(groups_for(64, 64), 1, "one full group");
     expect(groups_for(65, 64), 2, "one more than a group");
     expect(groups_for((long long)INT_MAX * 4, 4), INT_MAX, "getrs jobs: INT_MAX matrices x 4 right-hand sides");
+    expect(balanced_chunk(4096, 4094), 2048, "4096 matrices, at most 4094 a chunk: two of 2048, not 4094 + 2");
+    expect(balanced_chunk(100, 100), 100, "a batch that fits one chunk");
+    expect(balanced_chunk(0, 100), 1, "an empty batch: a chunk of 1 (nothing runs)");
+    expect(balanced_chunk(101, 1), 1, "chunks of one");
+    expect(balanced_chunk(INT_MAX, 1LL << 20), groups_for(INT_MAX, groups_for(INT_MAX, 1LL << 20)), "INT_MAX matrices");
+    for (long long items : {1LL, 7LL, 1000LL, 4097LL, 1000003LL, (long long)INT_MAX})
+        for (long long limit : {1LL, 3LL, 64LL, 4094LL, 1LL << 20}) {
+            const long long c = balanced_chunk(items, limit), chunks = groups_for(items, c);
+            if (c < 1 || c > limit || chunks != groups_for(items, limit) || items - (chunks - 1) * c > c ||
+                (chunks > 1 && items - (chunks - 1) * c < c - chunks)) {
+                std::printf("FAIL balanced_chunk(%lld, %lld) = %lld\n", items, limit, c);
+                ++failures;
+            }
+        }
     std::printf(failures ? "unit.grid: %d failures\n" : "unit.grid: passed\n", failures);
     return failures ? 1 : 0;
 }
