@@ -90,14 +90,15 @@ static void run_case(chk_prec p, const chol_case *c) {
     chk_ints_free(info);
 }
 
-/* n = 0..40, 47, 64, 65, 100, 129: both triangles, batches of 6, well conditioned, no gaps. */
+/* n = 0..40 in batches of 37 (two full groups of the widest host lanes, 16, and a partial one), 47, 64, 65, 100,
+ * 129 in batches of 2: both triangles, well conditioned, no gaps. */
 static void sizes(void **state, chk_form form, int nrhs) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
     static const int big[] = {64, 100, 47, 65, 129}; /* 47, 65, 129: off the blocked form's tile multiples */
     for (int u = 0; u < 2; ++u) {
         for (int n = 0; n <= 40; ++n) {
-            chol_case c = {form, chol_uplos[u], n, 6, nrhs, 0, 0, CHK_PD_WELL, 100u + 2 * n + u};
+            chol_case c = {form, chol_uplos[u], n, 37, nrhs, 0, 0, CHK_PD_WELL, 100u + 2 * n + u};
             run_case(p, &c);
         }
         for (int k = 0; k < (int)(sizeof big / sizeof big[0]); ++k) {

@@ -144,7 +144,8 @@ static void sizes(void **state, chk_form form, int poinv, placement where) {
     static const int big[] = {64, 100, 47, 65, 129}; /* 47, 65, 129: off the blocked form's tile multiples */
     for (int u = 0; u < 2; ++u) {
         for (int n = 0; n <= 40; ++n) {
-            inv_case c = {form, chol_uplos[u], n, 5, 0, 0, CHK_PD_WELL, where, 0, 100u + 2 * n + u};
+            /* 37: two full groups of the widest host lanes (16) and a partial one */
+            inv_case c = {form, chol_uplos[u], n, 37, 0, 0, CHK_PD_WELL, where, 0, 100u + 2 * n + u};
             run(p, &c, poinv);
         }
         for (int k = 0; k < (int)(sizeof big / sizeof big[0]); ++k) {

@@ -4,6 +4,8 @@
 // the other triangle is never read or written. The routing table (routing.def) chooses the form.
 #pragma once
 
+#include <type_traits>
+
 #include "chol_host.hpp"
 #include "lu_batch.hpp"
 
@@ -44,8 +46,33 @@ template <class T> inline void store_hermitian(int n, T *__restrict m, long ld, 
 
 // The lanes versions: lane w of a (leading dimension N) from or to the group's matrix w. Padding lanes hold the
 // identity.
+// A full group of real matrices moves by blocks of W elements (gather_block, scatter_block): lower, W rows of a
+// column; upper, W columns of a row of U, which are W columns of a row of the lower form. What the blocks leave
+// (the last rows of a column, the columns of a row near the diagonal) moves element by element, each lanes vector
+// in one go (W passes over the group's copy, a matrix at a time, ran slower). From order 2W on: below it, the blocks
+// cover too little of the triangle to pay (perf/NOTES.md).
 template <int N, int W, class T, class Batch>
 inline void load_lower_lanes(lanes_of<T, W> *__restrict a, const Batch &M, lane_group g, bool upper) {
+    if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
+        if (g.count == W) {
+            const T *m[W];
+            for (int w = 0; w < W; ++w) m[w] = M[g.first + w];
+            const long ld = M.ld;
+            typename simd<T, W>::vec v[W];
+            for (int x = 0; x < N; ++x) {  // lower: column x; upper: row x of the lower form
+                const int from = upper ? 0 : x, to = upper ? x + 1 : N;
+                int y = from;
+                for (; y + W <= to; y += W) {
+                    gather_block<T, W>(v, m, y + x * ld);
+                    for (int q = 0; q < W; ++q) (upper ? a[x + (y + q) * N] : a[y + q + x * N]).v = v[q];
+                }
+                for (; y < to; ++y)
+                    for (int w = 0; w < W; ++w)
+                        (upper ? a[x + y * N] : a[y + x * N]).set(w, m[w][y + x * ld]);
+            }
+            return;
+        }
+    }
     for (int w = 0; w < W; ++w) {
         const T *m = w < g.count ? M[g.first + w] : nullptr;
         for (int j = 0; j < N; ++j)
@@ -57,6 +84,27 @@ inline void load_lower_lanes(lanes_of<T, W> *__restrict a, const Batch &M, lane_
 template <int N, int W, class T, class Batch>
 inline void store_lower_lanes(const Batch &M, lane_group g, bool upper, const lanes_of<T, W> *__restrict a,
                               const int *skip = nullptr) {
+    if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
+        bool all = g.count == W;
+        for (int w = 0; skip && w < W; ++w) all = all && !skip[w];
+        if (all) {
+            T *m[W];
+            for (int w = 0; w < W; ++w) m[w] = M[g.first + w];
+            const long ld = M.ld;
+            typename simd<T, W>::vec v[W];
+            for (int x = 0; x < N; ++x) {
+                const int from = upper ? 0 : x, to = upper ? x + 1 : N;
+                int y = from;
+                for (; y + W <= to; y += W) {
+                    for (int q = 0; q < W; ++q) v[q] = (upper ? a[x + (y + q) * N] : a[y + q + x * N]).v;
+                    scatter_block<T, W>(m, y + x * ld, v);
+                }
+                for (; y < to; ++y)
+                    for (int w = 0; w < W; ++w) m[w][y + x * ld] = (upper ? a[x + y * N] : a[y + x * N]).get(w);
+            }
+            return;
+        }
+    }
     for (int w = 0; w < g.count; ++w) {
         if (skip && skip[w]) continue;
         T *m = M[g.first + w];

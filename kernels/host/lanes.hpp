@@ -5,6 +5,9 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <utility>
 
 #include "common/scalar.hpp"
 #include "isa.hpp"
@@ -50,6 +53,35 @@ template <class R, int W> struct rlanes {
 
 template <class R, int W> inline typename simd<R, W>::vec lane_fabs(typename simd<R, W>::vec x) {
     return x < typename simd<R, W>::vec{} ? -x : x;
+}
+
+// ---- moving W matrices between memory and lanes a block of W x W at a time (real types) ---------------------
+// One vector per matrix (W consecutive elements) in, one vector per element position (W matrices) out: the block
+// transposed in registers, log2(W) rounds that interleave the first half of the vectors with the second (a perfect
+// shuffle of rows and lanes), instead of W scalar loads and stores per vector.
+template <class V, int W, int Half, std::size_t... P> inline V interleave_half(V a, V b, std::index_sequence<P...>) {
+    return __builtin_shufflevector(a, b, (int)((P % 2) * W + P / 2 + Half)...);
+}
+template <class R, int W> inline void transpose_block(typename simd<R, W>::vec (&v)[W]) {
+    using V = typename simd<R, W>::vec;
+    for (int round = 1; round < W; round *= 2) {
+        V t[W];
+        for (int i = 0; i < W / 2; ++i) {
+            t[2 * i] = interleave_half<V, W, 0>(v[i], v[i + W / 2], std::make_index_sequence<W>());
+            t[2 * i + 1] = interleave_half<V, W, W / 2>(v[i], v[i + W / 2], std::make_index_sequence<W>());
+        }
+        for (int i = 0; i < W; ++i) v[i] = t[i];
+    }
+}
+// v[q] = (src[0][q], ..., src[W-1][q]) for q < W: W consecutive elements of each of W matrices, into lanes.
+template <class R, int W> inline void gather_block(typename simd<R, W>::vec (&v)[W], const R *const (&src)[W], long at) {
+    for (int w = 0; w < W; ++w) std::memcpy(&v[w], src[w] + at, sizeof(v[w]));
+    transpose_block<R, W>(v);
+}
+// The inverse: dst[w][at + q] = lane w of v[q] (v is overwritten).
+template <class R, int W> inline void scatter_block(R *const (&dst)[W], long at, typename simd<R, W>::vec (&v)[W]) {
+    transpose_block<R, W>(v);
+    for (int w = 0; w < W; ++w) std::memcpy(dst[w] + at, &v[w], sizeof(v[w]));
 }
 
 // W complex numbers: real parts, imaginary parts.

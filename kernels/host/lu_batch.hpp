@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "common/args.hpp"
@@ -111,8 +112,28 @@ template <int W, class F> inline void for_each_group(int batch, double flops_per
 }
 
 // Interleaved copies between the group's matrices (leading dimension ld) and lanes (leading dimension N).
+// A full group of real matrices of order 2W or more moves by blocks of W rows of a column (gather_block,
+// scatter_block); the rows the blocks leave, element by element.
 template <int N, int W, class T, class Batch>
 inline void load_lanes(lanes_of<T, W> *__restrict a, const Batch &M, lane_group g) {
+    if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
+        if (g.count == W) {
+            const T *m[W];
+            for (int w = 0; w < W; ++w) m[w] = M[g.first + w];
+            const long ld = M.ld;
+            typename simd<T, W>::vec v[W];
+            for (int j = 0; j < N; ++j) {
+                int i = 0;
+                for (; i + W <= N; i += W) {
+                    gather_block<T, W>(v, m, i + j * ld);
+                    for (int q = 0; q < W; ++q) a[i + q + j * N].v = v[q];
+                }
+                for (; i < N; ++i)
+                    for (int w = 0; w < W; ++w) a[i + j * N].set(w, m[w][i + j * ld]);
+            }
+            return;
+        }
+    }
     for (int w = 0; w < W; ++w) {
         if (w < g.count) {
             const T *src = M[g.first + w];
@@ -129,6 +150,26 @@ template <int N, int W, class T, class Batch>
 inline void store_lanes(const Batch &M, lane_group g, const lanes_of<T, W> *__restrict a,
                         const lanes_of<T, W> *__restrict alternative = nullptr,
                         const int *__restrict use_alternative = nullptr) {
+    if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
+        bool all = g.count == W;
+        for (int w = 0; use_alternative && w < W; ++w) all = all && !use_alternative[w];
+        if (all) {
+            T *m[W];
+            for (int w = 0; w < W; ++w) m[w] = M[g.first + w];
+            const long ld = M.ld;
+            typename simd<T, W>::vec v[W];
+            for (int j = 0; j < N; ++j) {
+                int i = 0;
+                for (; i + W <= N; i += W) {
+                    for (int q = 0; q < W; ++q) v[q] = a[i + q + j * N].v;
+                    scatter_block<T, W>(m, i + j * ld, v);
+                }
+                for (; i < N; ++i)
+                    for (int w = 0; w < W; ++w) m[w][i + j * ld] = a[i + j * N].get(w);
+            }
+            return;
+        }
+    }
     for (int w = 0; w < g.count; ++w) {
         const auto *from = use_alternative && use_alternative[w] ? alternative : a;
         T *dst = M[g.first + w];
