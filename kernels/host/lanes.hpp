@@ -60,7 +60,11 @@ template <class R, int W> inline typename simd<R, W>::vec lane_fabs(typename sim
 // transposed in registers, log2(W) rounds that interleave the first half of the vectors with the second (a perfect
 // shuffle of rows and lanes), instead of W scalar loads and stores per vector.
 template <class V, int W, int Half, std::size_t... P> inline V interleave_half(V a, V b, std::index_sequence<P...>) {
+#if defined(__clang__) || __GNUC__ >= 12
     return __builtin_shufflevector(a, b, (int)((P % 2) * W + P / 2 + Half)...);
+#else  // GCC before 12: its older builtin, a constant mask vector of the comparisons' integer type
+    return __builtin_shuffle(a, b, decltype(a < b){(P % 2) * W + P / 2 + Half...});
+#endif
 }
 template <class R, int W> inline void transpose_block(typename simd<R, W>::vec (&v)[W]) {
     using V = typename simd<R, W>::vec;
