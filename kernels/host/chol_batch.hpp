@@ -51,8 +51,8 @@ template <class T> inline void store_hermitian(int n, T *__restrict m, long ld, 
 // (the last rows of a column, the columns of a row near the diagonal) moves element by element, each lanes vector
 // in one go (W passes over the group's copy, a matrix at a time, ran slower). From order 2W on: below it, the blocks
 // cover too little of the triangle to pay (perf/NOTES.md).
-template <int N, int W, class T, class Batch>
-inline void load_lower_lanes(lanes_of<T, W> *__restrict a, const Batch &M, lane_group g, bool upper) {
+template <int N, int W, class T>
+inline void load_lower_lanes(lanes_of<T, W> *__restrict a, either_batch<const T> M, lane_group g, bool upper) {
     if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
         if (g.count == W) {
             const T *m[W];
@@ -81,9 +81,9 @@ inline void load_lower_lanes(lanes_of<T, W> *__restrict a, const Batch &M, lane_
     }
 }
 // skip[w] != 0: lane w is not stored (nullptr: every lane is).
-template <int N, int W, class T, class Batch>
-inline void store_lower_lanes(const Batch &M, lane_group g, bool upper, const lanes_of<T, W> *__restrict a,
-                              const int *skip = nullptr) {
+template <int N, int W, class T>
+inline void store_lower_lanes(either_batch<T> M, lane_group g, bool upper, const lanes_of<T, W> *__restrict a,
+                              const int *skip) {
     if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
         bool all = g.count == W;
         for (int w = 0; skip && w < W; ++w) all = all && !skip[w];
@@ -152,9 +152,9 @@ void posv_batch(Size size, bool upper, const BatchA &A, int nrhs, const BatchB &
         for_each_group<W>(batch, flops, [&](lane_group g) {
             L a[N * N], x[N];
             int inf[W];
-            load_lower_lanes<N, W, T>(a, A, g, upper);
-            chol_factor_lanes<T, W>(size, a, inf);
-            store_lower_lanes<N, W, T>(A, g, upper, a);
+            lanes_step<N, load_lower_lanes<N, W, T>>(a, read_only(A), g, upper);
+            lanes_step<N, chol_factor_lanes<T, W, Size>>(size, a, inf);
+            lanes_step<N, store_lower_lanes<N, W, T>>(A, g, upper, a, (int *)nullptr);
             for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
             for (int r = 0; r < nrhs; ++r) {
                 const long ldb = B.ld;
@@ -198,7 +198,7 @@ void potrs_batch(Size size, bool upper, int nrhs, const BatchA &A, const BatchB 
         using L = lanes_of<T, W>;
         for_each_group<W>(batch, flops, [&](lane_group g) {
             L a[N * N], x[N];
-            load_lower_lanes<N, W, T>(a, A, g, upper);
+            lanes_step<N, load_lower_lanes<N, W, T>>(a, read_only(A), g, upper);
             const long ldb = B.ld;
             for (int r = 0; r < nrhs; ++r) {
                 for (int w = 0; w < W; ++w) {
@@ -236,7 +236,7 @@ void potri_batch(Size size, bool upper, const Batch &A, int *info, int batch) {
         for_each_group<W>(batch, flops, [&](lane_group g) {
             L a[N * N];
             int inf[W];
-            load_lower_lanes<N, W, T>(a, A, g, upper);
+            lanes_step<N, load_lower_lanes<N, W, T>>(a, read_only(A), g, upper);
             bool any_zero = false;
             for (int w = 0; w < W; ++w) {
                 inf[w] = 0;
@@ -249,8 +249,8 @@ void potri_batch(Size size, bool upper, const Batch &A, int *info, int batch) {
                     if (inf[w] != 0)
                         for (int j = 0; j < N; ++j)
                             for (int i = j; i < N; ++i) a[i + j * N].set(w, T(real_t<T>(i == j ? 1 : 0)));
-            chol_inverse(size, size, a);
-            store_lower_lanes<N, W, T>(A, g, upper, a, inf);
+            lanes_step<N, chol_inverse_lanes<T, W, Size>>(size, a);
+            lanes_step<N, store_lower_lanes<N, W, T>>(A, g, upper, a, inf);
             for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
         });
     } else {
@@ -280,9 +280,9 @@ void poinv_batch(Size size, bool upper, const BatchA &A, const BatchC &C, int *i
         for_each_group<W>(batch, flops, [&](lane_group g) {
             L a[N * N];
             int inf[W];
-            load_lower_lanes<N, W, T>(a, A, g, upper);
-            chol_factor_lanes<T, W>(size, a, inf);
-            chol_inverse(size, size, a);
+            lanes_step<N, load_lower_lanes<N, W, T>>(a, read_only(A), g, upper);
+            lanes_step<N, chol_factor_lanes<T, W, Size>>(size, a, inf);
+            lanes_step<N, chol_inverse_lanes<T, W, Size>>(size, a);
             store_hermitian_lanes<N, W, T>(C, g, a, inf);
             for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
         });

@@ -201,6 +201,11 @@ template <class E, class Size, class Ld> inline void chol_inverse(Size size, Ld 
     }
 }
 
+// The inverse for W matrices in lanes (a step of the batch code, lanes_step).
+template <class T, int W, class Size> inline void chol_inverse_lanes(Size size, lanes_of<T, W> *__restrict a) {
+    chol_inverse(size, size, a);
+}
+
 }  // namespace SMALLLA_HOST_ISA
 }  // namespace host_kernels
 }  // namespace smallla

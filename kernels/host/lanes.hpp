@@ -16,6 +16,12 @@
 // on the instruction set does not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
+#if defined(__clang__)
+#define SMALLLA_SHARED_STEP __attribute__((noinline))
+#else
+#define SMALLLA_SHARED_STEP __attribute__((noinline, noclone))  // noclone: no copy per caller either
+#endif
+
 namespace smallla {
 namespace host_kernels {
 inline namespace SMALLLA_HOST_ISA {
@@ -23,6 +29,19 @@ inline namespace SMALLLA_HOST_ISA {
 using smallla::abs1;
 using smallla::conj;
 using smallla::is_zero;
+
+// The lanes forms' larger steps (the copies, the factorizations, the inverses) run out of line from order
+// lanes_shared_from on: one copy per step, order and instruction set, shared by the routines that take the step
+// (potrf, posv and poinv the factorization; getri and matinv the inverse; the copies), which keeps the library
+// small. Below it a group's work is a few hundred instructions and the call costs 10-35%, so the steps stay inline;
+// so do the solves (little code, and the right-hand side stays in registers).
+constexpr int lanes_shared_from = 12;
+template <auto Step, class... A> SMALLLA_SHARED_STEP void shared_step(A... a) { Step(a...); }
+// Step(a...) in the lanes form of order N.
+template <int N, auto Step, class... A> inline void lanes_step(A... a) {
+    if constexpr (N >= lanes_shared_from) shared_step<Step, A...>(a...);
+    else Step(a...);
+}
 
 template <class R, int W> struct simd {
     typedef R vec __attribute__((vector_size(sizeof(R) * W)));

@@ -111,11 +111,15 @@ template <int W, class F> inline void for_each_group(int batch, double flops_per
     });
 }
 
+// The batch accessor the copies read through (one type for every routine, so that they share the copies).
+template <class T> inline either_batch<const T> read_only(const either_batch<T> &M) {
+    return {M.base, M.ptrs, M.ld, M.stride};
+}
 // Interleaved copies between the group's matrices (leading dimension ld) and lanes (leading dimension N).
 // A full group of real matrices of order 2W or more moves by blocks of W rows of a column (gather_block,
 // scatter_block); the rows the blocks leave, element by element.
-template <int N, int W, class T, class Batch>
-inline void load_lanes(lanes_of<T, W> *__restrict a, const Batch &M, lane_group g) {
+template <int N, int W, class T>
+inline void load_lanes(lanes_of<T, W> *__restrict a, either_batch<const T> M, lane_group g) {
     if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
         if (g.count == W) {
             const T *m[W];
@@ -146,10 +150,10 @@ inline void load_lanes(lanes_of<T, W> *__restrict a, const Batch &M, lane_group 
         }
     }
 }
-template <int N, int W, class T, class Batch>
-inline void store_lanes(const Batch &M, lane_group g, const lanes_of<T, W> *__restrict a,
-                        const lanes_of<T, W> *__restrict alternative = nullptr,
-                        const int *__restrict use_alternative = nullptr) {
+// use_alternative[w] != 0 (nullptr: none): lane w stores alternative's matrix.
+template <int N, int W, class T>
+inline void store_lanes(either_batch<T> M, lane_group g, const lanes_of<T, W> *__restrict a,
+                        const lanes_of<T, W> *__restrict alternative, const int *__restrict use_alternative) {
     if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
         bool all = g.count == W;
         for (int w = 0; use_alternative && w < W; ++w) all = all && !use_alternative[w];
@@ -193,12 +197,13 @@ template <bool Pivoting, class T, class Size, class Batch>
 void getrf_batch(Size size, const Batch &A, pivot_batch<int> P, int *info, int batch) {
     if constexpr (Size::in_lanes) {
         constexpr int N = Size::value, W = lanes_for<T, N>();
+        using L = lanes_of<T, W>;
         for_each_group<W>(batch, 2.0 / 3.0 * cube(N), [&](lane_group g) {
-            lanes_of<T, W> a[N * N];
+            L a[N * N];
             int piv[N * W], inf[W];
-            load_lanes<N, W, T>(a, A, g);
-            lu_factor_lanes<Pivoting, T, W>(size, a, piv, inf);
-            store_lanes<N, W, T>(A, g, a);
+            lanes_step<N, load_lanes<N, W, T>>(a, read_only(A), g);
+            lanes_step<N, lu_factor_lanes<Pivoting, T, W, Size>>(size, a, piv, inf);
+            lanes_step<N, store_lanes<N, W, T>>(A, g, a, (L *)nullptr, (int *)nullptr);
             for (int w = 0; w < g.count; ++w) {
                 info[g.first + w] = inf[w];
                 if constexpr (Pivoting) {
@@ -235,7 +240,7 @@ void getri_batch(Size size, const BatchA &A, pivot_batch<const int> P, const Bat
         for_each_group<W>(batch, 4.0 / 3.0 * cube(N), [&](lane_group g) {
             L a[N * N], work[N];
             int piv[N * W], inf[W];
-            load_lanes<N, W, T>(a, A, g);
+            lanes_step<N, load_lanes<N, W, T>>(a, read_only(A), g);
             bool singular = false;
             for (int w = 0; w < W; ++w) {
                 inf[w] = 0;
@@ -244,15 +249,10 @@ void getri_batch(Size size, const BatchA &A, pivot_batch<const int> P, const Bat
                 singular = singular || inf[w] != 0;
             }
             if (P.base != nullptr) load_pivots<N, W>(piv, P, g);
-            if (!singular) {
-                lu_inverse_lanes<T, W>(size, a, P.base ? piv : nullptr, work);
-                store_lanes<N, W, T>(C, g, a);
-            } else {  // rare: the singular lanes store their factors unchanged
-                L factors[N * N];
-                std::copy(a, a + N * N, factors);
-                lu_inverse_lanes<T, W>(size, a, P.base ? piv : nullptr, work);
-                store_lanes<N, W, T>(C, g, a, factors, inf);
-            }
+            L factors[N * N];  // rare: the singular lanes store their factors unchanged
+            if (singular) std::copy(a, a + N * N, factors);
+            lanes_step<N, lu_inverse_lanes<T, W, Size>>(size, a, P.base ? piv : nullptr, work);
+            lanes_step<N, store_lanes<N, W, T>>(C, g, a, factors, singular ? inf : nullptr);
             for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
         });
     } else if constexpr (Size::is_fixed) {
@@ -289,19 +289,14 @@ void matinv_batch(Size size, const BatchA &A, const BatchC &C, int *info, int ba
         for_each_group<W>(batch, 2.0 * cube(N), [&](lane_group g) {
             L a[N * N], work[N];
             int piv[N * W], inf[W];
-            load_lanes<N, W, T>(a, A, g);
-            lu_factor_lanes<true, T, W>(size, a, piv, inf);
+            lanes_step<N, load_lanes<N, W, T>>(a, read_only(A), g);
+            lanes_step<N, lu_factor_lanes<true, T, W, Size>>(size, a, piv, inf);
             bool singular = false;
             for (int w = 0; w < W; ++w) singular = singular || inf[w] != 0;
-            if (!singular) {
-                lu_inverse_lanes<T, W>(size, a, piv, work);
-                store_lanes<N, W, T>(C, g, a);
-            } else {  // rare: the singular lanes store their factors
-                L factors[N * N];
-                std::copy(a, a + N * N, factors);
-                lu_inverse_lanes<T, W>(size, a, piv, work);
-                store_lanes<N, W, T>(C, g, a, factors, inf);
-            }
+            L factors[N * N];  // rare: the singular lanes store their factors
+            if (singular) std::copy(a, a + N * N, factors);
+            lanes_step<N, lu_inverse_lanes<T, W, Size>>(size, a, piv, work);
+            lanes_step<N, store_lanes<N, W, T>>(C, g, a, factors, singular ? inf : nullptr);
             for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
         });
     } else if constexpr (Size::is_fixed) {
@@ -341,7 +336,7 @@ void getrs_batch(Size size, smallla_operation_t trans, int nrhs, const BatchA &A
         for_each_group<W>(batch, 2.0 * N * N * nrhs, [&](lane_group g) {
             L a[N * N], x[N];
             int piv[N * W];
-            load_lanes<N, W, T>(a, A, g);
+            lanes_step<N, load_lanes<N, W, T>>(a, read_only(A), g);
             if (P.base != nullptr) load_pivots<N, W>(piv, P, g);
             const long ldb = B.ld;
             for (int r = 0; r < nrhs; ++r) {
