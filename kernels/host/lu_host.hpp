@@ -138,6 +138,21 @@ inline int lu_factor(Size size, Ld ld_, T *__restrict a, int *__restrict ipiv) {
     return info;
 }
 
+// Column k below the diagonal scaled lane by lane, for the rare step where some pivot is below sfmin: those lanes
+// divide by their pivot (LAPACK's choice), the others multiply by the reciprocal r, zero pivots leave the column.
+// Out of line: the complex division is long code that every order would carry inline.
+template <class T, int W>
+SMALLLA_SHARED_STEP void scale_column_tiny(int k, int n, lanes_of<T, W> *__restrict ak, const lanes_of<T, W> &pivot,
+                                           const lanes_of<T, W> &r) {
+    const auto zero = is_zero(pivot);
+    for (int w = 0; w < W; ++w) {
+        if (zero[w]) continue;
+        const T pw = pivot.get(w), rw = r.get(w);
+        const bool divide = below_sfmin(pw);
+        for (int i = k + 1; i < n; ++i) ak[i].set(w, divide ? ak[i].get(w) / pw : ak[i].get(w) * rw);
+    }
+}
+
 // LU of the W matrices held in lanes (E = lanes_of<T, W>). piv[k*W + w] receives matrix w's 1-based pivot k
 // (Pivoting), info[w] its info. Same choices and arithmetic as lu_factor, lane by lane.
 template <bool Pivoting, class T, int W, class Size>
@@ -175,12 +190,7 @@ inline void lu_factor_lanes(Size size, lanes_of<T, W> *__restrict a, int *__rest
         if (!tiny) {
             for (int i = k + 1; i < n; ++i) ak[i] = ak[i] * r;
         } else {
-            for (int w = 0; w < W; ++w) {
-                if (zero[w]) continue;
-                const T pw = pivot.get(w), rw = r.get(w);
-                const bool divide = below_sfmin(pw);
-                for (int i = k + 1; i < n; ++i) ak[i].set(w, divide ? ak[i].get(w) / pw : ak[i].get(w) * rw);
-            }
+            scale_column_tiny<T, W>(k, n, ak, pivot, r);
         }
     });
 }
