@@ -37,6 +37,11 @@ constexpr int apply_threads = 256;
 constexpr size_t finish_tile_bytes = 32 * 1024;  // getri_blocked_finish's row tile
 
 // ---- 1. the panel ----------------------------------------------------------------------------------------------
+// 16 bytes of a row, stored with one instruction.
+template <class T> struct alignas(16) row_chunk {
+    T v[16 / sizeof(T)];
+};
+
 // The panel's update by FMAs (minus_product) except for double complex, where it ran slower than the operators' form
 // (perf/NOTES.md, "Layouts and kernel families").
 template <class T> constexpr bool panel_fused_update() { return !(scalar_traits<T>::is_complex && sizeof(T) == 16); }
@@ -48,11 +53,16 @@ template <class T> constexpr bool panel_fused_update() { return !(scalar_traits<
 template <class T, int NB, int R, bool Pivot>
 __global__ void __launch_bounds__(panel_threads_max)
 getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
-    // Two slots, alternating by step, so that one step's writes never meet the previous step's reads and
-    // a step needs only two barriers.
-    __shared__ T prow_slots[2][NB];
-    __shared__ unsigned long long red_key_slots[2][panel_threads_max / 32];
-    __shared__ int red_pos_slots[2][panel_threads_max / 32];
+    // With two rows a thread (five to eight warps), one barrier a step: each warp's best candidate leaves its key,
+    // position and row in the warp's slot, and after the barrier every thread picks the block's best among the
+    // slots. With one row a thread, two barriers: the block's best first, then only its row (fewer stores, which
+    // matter when many panels share a multiprocessor). Two sets of slots, alternating by step, so that one step's
+    // writes never meet the previous step's reads.
+    constexpr bool OneBarrier = R > 1;
+    constexpr int W = panel_threads_max / 32, E = 16 / (int)sizeof(T);  // E: entries in 16 bytes
+    __shared__ __align__(16) T row_slots[2][W][NB];
+    __shared__ unsigned long long red_key_slots[2][W];
+    __shared__ int red_pos_slots[2][W];
     const long long b = blockIdx.x;
     const int m = n - j0, nb = min(NB, m), tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int warps = blockDim.x >> 5;
@@ -77,12 +87,38 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
 #pragma unroll
     for (int k = 0; k < NB; ++k) {
         if (k >= nb) break;
-        T *const prow = prow_slots[k & 1];
         unsigned long long *const red_key = red_key_slots[k & 1];
         int *const red_pos = red_pos_slots[k & 1];
-        int ppos = k;
+        // The row at `position` into slot `slot`, in 16-byte stores from the chunk holding column k (the entries left
+        // of k go along, never read).
+        auto leave_row = [&](int position, int slot) {
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+                if (valid[r] && pos[r] == position) {
+                    row_chunk<T> *const out = reinterpret_cast<row_chunk<T> *>(row_slots[k & 1][slot]);
+#pragma unroll
+                    for (int c = k / E; c < NB / E; ++c) {
+                        row_chunk<T> chunk;
+#pragma unroll
+                        for (int e = 0; e < E; ++e) chunk.v[e] = a[r][c * E + e];
+                        out[c] = chunk;
+                    }
+                }
+        };
+        // The block's best of the warps' candidates (ppos) and the warp that had it.
+        auto block_best = [&](int &ppos, int &best) {
+            unsigned long long key = red_key[0];
+            ppos = red_pos[0];
+            for (int w = 1; w < warps; ++w)
+                if (pivot_better(red_key[w], red_pos[w], key, ppos)) {
+                    key = red_key[w];
+                    ppos = red_pos[w];
+                    best = w;
+                }
+        };
+        int ppos = k, best = 0;  // the pivot row's position, and its slot
         if (Pivot && piv) {
-            // Block-wide, LAPACK's choice (common/pivot.hpp) over the rows at positions >= k.
+            // LAPACK's choice (common/pivot.hpp) over the warp's rows at positions >= k, then over the warps.
             unsigned long long key = 0ull;
             int where = INT_MAX;
 #pragma unroll
@@ -97,25 +133,22 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
                 if (pivot_better(ok, ow, key, where)) { key = ok; where = ow; }
             }
             if (lane == 0) { red_key[warp] = key; red_pos[warp] = where; }
-            __syncthreads();
-            key = red_key[0];
-            where = red_pos[0];
-            for (int w = 1; w < warps; ++w)
-                if (pivot_better(red_key[w], red_pos[w], key, where)) { key = red_key[w]; where = red_pos[w]; }
-            ppos = where;
-        }
-        // The pivot row (position ppos) is broadcast; the row at position k takes the pivot's position.
-        bool mine[R];
-#pragma unroll
-        for (int r = 0; r < R; ++r) {
-            mine[r] = valid[r] && pos[r] == ppos;
-            if (mine[r]) {
-#pragma unroll
-                for (int j = 0; j < NB; ++j)
-                    if (j >= k) prow[j] = a[r][j];
+            if (OneBarrier) {
+                leave_row(where, warp);
+            } else {
+                __syncthreads();
+                block_best(ppos, best);
+                best = 0;  // only the pivot row is left, in slot 0
             }
         }
+        if (!(Pivot && piv) || !OneBarrier) leave_row(ppos, 0);
         __syncthreads();
+        if (Pivot && piv && OneBarrier) block_best(ppos, best);
+        const T *const prow = row_slots[k & 1][best];
+        // The row at position k takes the pivot's position.
+        bool mine[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) mine[r] = valid[r] && pos[r] == ppos;
         const pivot_scaler<T> s(prow[k]);
         if (s.zero && local_info == 0) local_info = k + 1;
 #pragma unroll
@@ -289,12 +322,12 @@ getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info)
 }
 
 // ---- 2. interchanges and U12 -------------------------------------------------------------------------------
-// One block per matrix, one warp per column of A outside the panel. The panel's nb interchanges move at most
+// A warp per column of A outside the panel, the columns dealt to blocks. The panel's nb interchanges move at most
 // 2 nb rows: rows j0..j0+nb-1 and the pivot rows below them; their sources are found once per block by
 // replaying the interchanges on a row map in shared memory. Lane l then moves (at most) two entries of the
 // column: the one of row j0+l and the one of the pivot row taken at step l, all reads before all writes.
 // Right of the panel, row j0+l then takes part in the forward substitution with unit-lower L11.
-// Blocks: blockIdx.x the matrix, blockIdx.y one of gridDim.y groups of columns (1 up to blocked_max_n); dynamic
+// Blocks: blockIdx.x the matrix, blockIdx.y one of gridDim.y groups of columns (the host's column_groups); dynamic
 // shared memory: m ints (the row map). The substitution stops at column solve_end (n, or the end of the large
 // orders' outer block, whose U12 is cuBLAS's TRSM); the interchanges take every column.
 template <class T, int NB>

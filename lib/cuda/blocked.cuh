@@ -133,10 +133,9 @@ smallla_status_t trsm_left(context &ctx, const char *routine, cublasHandle_t h, 
                                          a.ld, reinterpret_cast<B *const *>(px), x.ld, batch));
 }
 
-// Column groups of a large order's per-matrix kernels (panel apply, getri's first and last steps): enough blocks
-// per matrix to fill the GPU when the batch is small, one at the orders of the blocked family.
+// Column groups of the per-matrix kernels (panel apply, getri's first and last steps, matinv's copy): blocks of at
+// least columns_per_group columns, enough of them per matrix to fill the GPU when the batch is small.
 inline unsigned column_groups(int n, int columns_per_group, long long batch) {
-    if (n <= blocked_max_n) return 1;
     const long long want = std::max<long long>(1, 1024 / std::max<long long>(1, batch));
     return (unsigned)std::max<long long>(1, std::min<long long>({want, (n + columns_per_group - 1) / columns_per_group, 65535}));
 }
@@ -188,7 +187,7 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
                 else getrf_panel<T, NB, 2, false><<<batch, two_rows, 0, stream>>>(n, j0, a, p, info);
             }
             if (p.base != nullptr || rest > 0)
-                getrf_panel_apply<T, NB><<<dim3(batch, column_groups(n, 64, batch)), apply_threads, m * sizeof(int), stream>>>(
+                getrf_panel_apply<T, NB><<<dim3(batch, column_groups(n, apply_threads / 32, batch)), apply_threads, m * sizeof(int), stream>>>(
                     n, j0, a, pc, J1);
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
             if (rest == 0) break;
