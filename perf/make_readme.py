@@ -352,6 +352,8 @@ def generate():
     w("smallla's time over the best of cuBLAS's batched routine (n <= 512), cuSOLVER's single-matrix routine looped")
     w("over the batch on one stream and on four (%s; below 1: smallla faster, bold: slower). getrs is getrf + getrs" % link(CURRENT_GPU_GRID))
     w("with one right-hand side; matinv's cuSOLVER anchor is getrf + getrs on the identity. The median of 3 runs.")
+    w("Since this record, ab07c13 made orders 128-512 at batches 1-64 1.02-2.1x faster (an H200, part 20 of")
+    w("%s): 14 of those 108 cells over the vendor, 48 before; this table awaits its H100 run." % link("results/2026-11-26-h200-dae37ab-tests.txt"))
     w("")
     out += grid_table(grid)
     w("")
