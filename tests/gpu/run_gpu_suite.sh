@@ -96,6 +96,14 @@ elif command -v compute-sanitizer >/dev/null 2>&1 && [ -x "$stage/bin/smallla-ch
     run_one "racecheck getrf/getrf_nopiv s, d n = 600 (smallla-bench)" "$out/racecheck-600.log" \
         compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-bench" \
         --ops getrf,getrf_nopiv --precs s,d --n 600 --batch 1 --reps 1 --no-vendor --csv /dev/null
+    # The blocked LU's panels of one and of two rows a thread (n = 130 and 300) and the panel apply spread over
+    # blocks (few matrices); memcheck also on getrs and matinv behind them (racecheck on them takes minutes).
+    run_one "memcheck getrf/getrs/matinv d, z n = 130, 300 (smallla-bench)" "$out/memcheck-blocked.log" \
+        compute-sanitizer --tool memcheck --error-exitcode 99 "$stage/bin/smallla-bench" \
+        --ops getrf,getrs,matinv --precs d,z --n 130,300 --batch 2 --reps 1 --no-vendor --csv /dev/null
+    run_one "racecheck getrf d, z n = 130, 300 (smallla-bench)" "$out/racecheck-blocked.log" \
+        compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-bench" \
+        --ops getrf --precs d,z --n 130,300 --batch 2 --reps 1 --no-vendor --csv /dev/null
     run_one "racecheck potrf/posv d, z n = 100, 300 (smallla-bench)" "$out/racecheck-chol.log" \
         compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 "$stage/bin/smallla-bench" \
         --ops potrf,posv --precs d,z --n 100,300 --batch 3 --reps 1 --no-vendor --csv /dev/null
