@@ -101,17 +101,23 @@ smallla_status_t launch_panel_cluster(context &ctx, const char *routine, int n, 
 // X := op(T)^-1 X for each matrix, T the unit-lower or upper triangle of A (n x n), X of B (n x nrhs), by cuBLAS's
 // TRSM: called per matrix for a few strided matrices, else the pointer-array TRSM over the batch, its arrays
 // (2 * batch pointers) written into `arrays`.
-constexpr int trsm_loop_max = 16;
+// The largest batch that calls the TRSM per matrix, by use: getrf's U12 of each outer block, getri's two n x n
+// solves, getrs's right-hand sides (measured on an H100 at orders 600-2048: perf/NOTES.md, "Large orders").
+enum class trsm_use { getrf, getri, getrs };
+template <class T> constexpr int trsm_loop_max(trsm_use use) {
+    constexpr bool single = sizeof(real_t<T>) == 4;
+    return use == trsm_use::getrs ? 8 : use == trsm_use::getrf ? (single ? 4 : 2) : (single ? 2 : 1);
+}
 // (ar, ac) and (xr, xc): where T and X start in their matrices.
 template <class T>
-smallla_status_t trsm_left(context &ctx, const char *routine, cublasHandle_t h, cublasFillMode_t uplo,
+smallla_status_t trsm_left(context &ctx, const char *routine, trsm_use use, cublasHandle_t h, cublasFillMode_t uplo,
                            cublasOperation_t op, int n, int nrhs, batch_ref<const T> a, batch_ref<T> x, int batch,
                            void **arrays, long long ar = 0, long long ac = 0, long long xr = 0, long long xc = 0) {
     using B = typename blas_types<T>::B;
     if (n <= 0 || nrhs <= 0 || batch <= 0) return SMALLLA_SUCCESS;
     const B one = blas_types<T>::one();
     const cublasDiagType_t diag = uplo == CUBLAS_FILL_MODE_LOWER ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
-    if (!a.ptrs && !x.ptrs && batch <= trsm_loop_max) {
+    if (!a.ptrs && !x.ptrs && batch <= trsm_loop_max<T>(use)) {
         for (int b = 0; b < batch; ++b)
             if (smallla_status_t s = check_blas(ctx, routine,
                                                 blas_trsm(h, uplo, op, diag, n, nrhs, &one,
@@ -164,7 +170,7 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
     // block is the whole matrix.
     const int OB = n > blocked_max_n ? large_outer_width : n;
     scratch arrays;  // pointer arrays for cuBLAS when the batch is one (or the outer TRSM's), unless given
-    const bool need_arrays = A.is_pointer_array() || (OB < n && batch > trsm_loop_max);
+    const bool need_arrays = A.is_pointer_array() || (OB < n && batch > trsm_loop_max<T>(trsm_use::getrf));
     if (need_arrays && n > NB && given_arrays == nullptr)
         if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(T *)); s != SMALLLA_SUCCESS)
             return s;
@@ -200,8 +206,8 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
         }
         if (J1 == n) break;
         // The rest right of the outer block: U12 = inv(L11) A12 (rows J0..J1), then A22 -= L21 U12 of depth J1 - J0.
-        if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, J1 - J0, n - J1,
-                                              as_const(a), a, batch, ptrs, J0, J0, J0, J1);
+        if (smallla_status_t s = trsm_left<T>(ctx, routine, trsm_use::getrf, h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                              J1 - J0, n - J1, as_const(a), a, batch, ptrs, J0, J0, J0, J1);
             s != SMALLLA_SUCCESS)
             return s;
         if (smallla_status_t s = gemm_minus<T>(ctx, routine, h, n - J1, n - J1, J1 - J0, as_const(a), J1, J0, as_const(a),
@@ -223,10 +229,12 @@ smallla_status_t getri_large(context &ctx, const char *routine, int n, batch_ref
     const unsigned groups = column_groups(n, 32, batch);
     getri_blocked_prepare<T><<<dim3(batch, groups), apply_threads, 0, stream>>>(n, a, c, info);
     if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
-    if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, n, a, c, batch, arrays);
+    if (smallla_status_t s = trsm_left<T>(ctx, routine, trsm_use::getri, h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, n,
+                                          a, c, batch, arrays);
         s != SMALLLA_SUCCESS)
         return s;
-    if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, n, n, a, c, batch, arrays);
+    if (smallla_status_t s = trsm_left<T>(ctx, routine, trsm_use::getri, h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, n, n,
+                                          a, c, batch, arrays);
         s != SMALLLA_SUCCESS)
         return s;
     const size_t finish_bytes = finish_shared_bytes<T>(n);  // <= 32 KiB + 32 KiB at n = 8192
@@ -252,7 +260,7 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
     const batch_ref<T> c = make_batch_ref(C);
     scratch arrays;  // pointer arrays for cuBLAS, unless the caller gives them (3 * batch pointers)
     by_trsm = by_trsm || n > blocked_max_n;  // getri_large: the large family's form
-    const bool large_arrays = by_trsm && batch > trsm_loop_max;  // its TRSM over the batch
+    const bool large_arrays = by_trsm && batch > trsm_loop_max<T>(trsm_use::getri);  // its TRSM over the batch
     if ((A.is_pointer_array() || C.is_pointer_array() || large_arrays) && n > NB && given_arrays == nullptr)
         if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(void *)); s != SMALLLA_SUCCESS)
             return s;
@@ -400,7 +408,7 @@ template <class T> smallla_status_t getrs_large(context &ctx, const char *routin
     const batch_ref<const T> a = make_batch_ref(g.A);
     const batch_ref<T> x = make_batch_ref(g.B);
     scratch arrays;
-    if (g.A.is_pointer_array() || g.B.is_pointer_array() || batch > trsm_loop_max)
+    if (g.A.is_pointer_array() || g.B.is_pointer_array() || batch > trsm_loop_max<T>(trsm_use::getrs))
         if (smallla_status_t s = arrays.allocate(ctx, routine, 2 * (size_t)batch * sizeof(void *)); s != SMALLLA_SUCCESS)
             return s;
     void **ptrs = static_cast<void **>(arrays.ptr);
@@ -415,15 +423,19 @@ template <class T> smallla_status_t getrs_large(context &ctx, const char *routin
     if (op == CUBLAS_OP_N) {
         if (pivoted) permute_rows<T><<<grid, apply_threads, bytes, stream>>>(n, nrhs, p, x, true);
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
-        if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_LOWER, op, n, nrhs, a, x, batch, ptrs);
+        if (smallla_status_t s = trsm_left<T>(ctx, routine, trsm_use::getrs, h, CUBLAS_FILL_MODE_LOWER, op, n, nrhs, a, x,
+                                              batch, ptrs);
             s != SMALLLA_SUCCESS)
             return s;
-        return trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_UPPER, op, n, nrhs, a, x, batch, ptrs);
+        return trsm_left<T>(ctx, routine, trsm_use::getrs, h, CUBLAS_FILL_MODE_UPPER, op, n, nrhs, a, x, batch,
+                            ptrs);
     }
-    if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_UPPER, op, n, nrhs, a, x, batch, ptrs);
+    if (smallla_status_t s = trsm_left<T>(ctx, routine, trsm_use::getrs, h, CUBLAS_FILL_MODE_UPPER, op, n, nrhs, a, x,
+                                              batch, ptrs);
         s != SMALLLA_SUCCESS)
         return s;
-    if (smallla_status_t s = trsm_left<T>(ctx, routine, h, CUBLAS_FILL_MODE_LOWER, op, n, nrhs, a, x, batch, ptrs);
+    if (smallla_status_t s = trsm_left<T>(ctx, routine, trsm_use::getrs, h, CUBLAS_FILL_MODE_LOWER, op, n, nrhs, a, x,
+                                              batch, ptrs);
         s != SMALLLA_SUCCESS)
         return s;
     if (pivoted) permute_rows<T><<<grid, apply_threads, bytes, stream>>>(n, nrhs, p, x, false);
