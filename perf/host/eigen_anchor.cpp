@@ -28,7 +28,7 @@ template <class F> void for_each_matrix(int batch, bool parallel, F &&f) {
     for (int b = 0; b < batch; ++b) f(b);
 }
 
-// N: the fixed order (1-32) or Eigen::Dynamic.
+// N: the fixed order (one of eigen_fixed_orders) or Eigen::Dynamic.
 template <class T, int N> class eigen_lu_n final : public eigen_lu<T> {
     using mat = Eigen::Matrix<T, N, N>;
     using vec = Eigen::Matrix<T, N, 1>;
@@ -101,33 +101,24 @@ public:
     }
 };
 
-template <class T, int... M>
-std::unique_ptr<eigen_lu<T>> make_fixed(int n, int batch, std::integer_sequence<int, M...>) {
-    std::unique_ptr<eigen_lu<T>> made;
-    ((n == M + 1 ? (void)(made = std::make_unique<eigen_lu_n<T, M + 1>>(n, batch)) : (void)0), ...);
-    return made;
-}
-
-// LLT's fixed sizes: the orders of the committed host table (each fixed size costs the build about ten seconds per
-// precision; the others take the dynamic LLT).
-using llt_fixed_orders = std::integer_sequence<int, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 32>;
-
-template <class T, int... M>
-std::unique_ptr<eigen_llt<T>> make_fixed_llt(int n, int batch, std::integer_sequence<int, M...>) {
-    std::unique_ptr<eigen_llt<T>> made;
-    ((n == M ? (void)(made = std::make_unique<eigen_llt_n<T, M>>(n, batch)) : (void)0), ...);
+template <class Base, template <class, int> class Fixed, class T, int... M>
+std::unique_ptr<Base> make_fixed(int n, int batch, std::integer_sequence<int, M...>) {
+    std::unique_ptr<Base> made;
+    ((n == M ? (void)(made = std::make_unique<Fixed<T, M>>(n, batch)) : (void)0), ...);
     return made;
 }
 
 }  // namespace
 
 template <class T> std::unique_ptr<eigen_lu<T>> make_eigen_lu(int n, int batch) {
-    if (n >= 1 && n <= 32) return make_fixed<T>(n, batch, std::make_integer_sequence<int, 32>{});
+    if (std::unique_ptr<eigen_lu<T>> fixed = make_fixed<eigen_lu<T>, eigen_lu_n, T>(n, batch, eigen_fixed_orders{}))
+        return fixed;
     return std::make_unique<eigen_lu_n<T, Eigen::Dynamic>>(n, batch);
 }
 
 template <class T> std::unique_ptr<eigen_llt<T>> make_eigen_llt(int n, int batch) {
-    if (std::unique_ptr<eigen_llt<T>> fixed = make_fixed_llt<T>(n, batch, llt_fixed_orders{})) return fixed;
+    if (std::unique_ptr<eigen_llt<T>> fixed = make_fixed<eigen_llt<T>, eigen_llt_n, T>(n, batch, eigen_fixed_orders{}))
+        return fixed;
     return std::make_unique<eigen_llt_n<T, Eigen::Dynamic>>(n, batch);
 }
 

@@ -1,11 +1,12 @@
-// The Eigen anchor of smallla-bench-host: Eigen's PartialPivLU (and LLT, for the Cholesky family) over a batch of n x n column-major matrices, as a
-// C++ user writes it for small matrices: the fixed-size PartialPivLU<Matrix<T, N, N>> for n <= 32, the dynamic
-// PartialPivLU<MatrixX> above. Declared here without Eigen's headers; eigen_anchor.cpp is compiled once per
-// precision (each a translation unit of 33 instantiations) and defines make_eigen_lu<T> for its T.
+// The Eigen anchor of smallla-bench-host: Eigen's PartialPivLU (and LLT, for the Cholesky family) over a batch of
+// n x n column-major matrices, as a C++ user writes it for small matrices: the fixed-size Matrix<T, N, N> at the host
+// table's orders (2-4, 6, 8, 12-32 by 4: eigen_fixed_order), the dynamic MatrixX at every other order. Declared here
+// without Eigen's headers; eigen_anchor.cpp is compiled once per precision and defines make_eigen_lu<T> for its T.
 #pragma once
 
 #include <complex>
 #include <memory>
+#include <utility>
 
 namespace bench {
 
@@ -27,8 +28,7 @@ public:
     virtual void factors(int b, T *LU, int *rows) const = 0;
 };
 
-// Eigen's LLT (lower) over the same batches: the Cholesky family's anchor; fixed-size Matrix<T, N, N> at n = 2-4, 6,
-// 8, 12-32 by 4 (the host table's orders), dynamic at the others.
+// Eigen's LLT (lower) over the same batches: the Cholesky family's anchor, fixed-size at the same orders.
 template <class T> class eigen_llt {
 public:
     virtual ~eigen_llt() = default;
@@ -44,5 +44,10 @@ public:
 // std::complex<double> (one translation unit each).
 template <class T> std::unique_ptr<eigen_lu<T>> make_eigen_lu(int n, int batch);
 template <class T> std::unique_ptr<eigen_llt<T>> make_eigen_llt(int n, int batch);
+// The orders with the fixed-size classes (each costs the build about 8 s per precision for PartialPivLU, 3 s for
+// LLT); elsewhere Eigen's dynamic ones, a weaker anchor at small n.
+using eigen_fixed_orders = std::integer_sequence<int, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 32>;
+template <int... M> constexpr bool is_fixed_order(int n, std::integer_sequence<int, M...>) { return ((n == M) || ...); }
+constexpr bool eigen_fixed_order(int n) { return is_fixed_order(n, eigen_fixed_orders{}); }
 
 }  // namespace bench
