@@ -657,7 +657,8 @@ template <class T> void bench_precision(context &c) {
                 std::printf("%c  %-6s %4d %7d %12.1f", r.precision, r.routine.c_str(), r.n, r.batch, r.smallla_ns);
                 for (int a : c.opt.anchors) {
                     if (std::isnan(r.anchor_ns[a])) std::printf(" %12s", "-");
-                    else if (a == EIGEN && r.n <= 32 && !bench::eigen_fixed_order(r.n)) std::printf(" %11.1f*", r.anchor_ns[a]);
+                    else if (a == EIGEN && r.n <= 32 && !bench::eigen_fixed_order(r.n))
+                        std::printf(" %11.1f*", r.anchor_ns[a]);  // Eigen's dynamic classes: a weaker anchor
                     else std::printf(" %12.1f", r.anchor_ns[a]);
                 }
                 if (r.best >= 0) std::printf("  %-17s %7.2fx\n", anchor_name[r.best], r.speedup());

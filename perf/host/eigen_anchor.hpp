@@ -44,8 +44,8 @@ public:
 // std::complex<double> (one translation unit each).
 template <class T> std::unique_ptr<eigen_lu<T>> make_eigen_lu(int n, int batch);
 template <class T> std::unique_ptr<eigen_llt<T>> make_eigen_llt(int n, int batch);
-// The orders with the fixed-size classes (each costs the build about 8 s per precision for PartialPivLU, 3 s for
-// LLT); elsewhere Eigen's dynamic ones, a weaker anchor at small n.
+// The orders with the fixed-size classes (each costs the build several seconds per precision); elsewhere Eigen's
+// dynamic ones, a weaker anchor at small n.
 using eigen_fixed_orders = std::integer_sequence<int, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 32>;
 template <int... M> constexpr bool is_fixed_order(int n, std::integer_sequence<int, M...>) { return ((n == M) || ...); }
 constexpr bool eigen_fixed_order(int n) { return is_fixed_order(n, eigen_fixed_orders{}); }
