@@ -21,13 +21,22 @@ namespace smallla {
 namespace cuda_kernels {
 namespace {
 
+// Whether a routing table takes the instance of padded order N (n rounded up to N, lu_two_warps.hpp): any table's
+// (the launch), or the table of the architecture being compiled (the kernel's machine code).
+template <class T> constexpr bool two_warps_routed(int N, bool pivot, bool this_architecture) {
+    const routine r = pivot ? routine::getrf : routine::getrf_nopiv;
+    constexpr char p = scalar_traits<T>::letter;
+    for (int n = N - 3; n <= N; ++n)
+        if (this_architecture ? routed_on_this_architecture(r, p, n, family::two_warps) : routed(r, p, n, family::two_warps))
+            return true;
+    return false;
+}
+
 // One matrix per block of 64 threads; thread i holds row i (i < N). Pivot: whether it pivots (a compile-time
 // choice, as the register kernels make it: without pivoting the search and the swap are compiled out). Scale: the
-// pivot scaler's form (chosen per order below); the register cap is the routing table's.
+// pivot scaler's form (chosen per order below).
 template <class T, int N, bool Pivot, tiny_scale Scale>
-__global__ void __launch_bounds__(64, min_blocks_of(Pivot ? routine::getrf : routine::getrf_nopiv, family::two_warps,
-                                                    scalar_traits<T>::letter, N))
-    getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
+__device__ __forceinline__ void two_warps_factor(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
     static_assert(N > 32 && N <= two_warps_max_order && N % 4 == 0, "two warps, orders in steps of 4");
     constexpr int L = row_buffer_length<T, N>();
     __shared__ __align__(16) T rows[2][2][L];        // [step parity][warp]: that warp's winner's row
@@ -101,6 +110,16 @@ __global__ void __launch_bounds__(64, min_blocks_of(Pivot ? routine::getrf : rou
     if (i == 0) info[b] = inf;
 }
 
+// The kernel; the register cap is the routing table's. An architecture whose table routes no order of the instance
+// here (today every one but sm_90) gets a stub that traps, not the factorization's machine code.
+template <class T, int N, bool Pivot, tiny_scale Scale>
+__global__ void __launch_bounds__(64, min_blocks_of(Pivot ? routine::getrf : routine::getrf_nopiv, family::two_warps,
+                                                    scalar_traits<T>::letter, N))
+    getrf_two_warps(int n, batch_ref<T> A, pivots_ref<int> P, int *info, int batch) {
+    if constexpr (two_warps_routed<T>(N, Pivot, true)) two_warps_factor<T, N, Pivot, Scale>(n, A, P, info, batch);
+    else __trap();
+}
+
 // Without pivoting, the real reciprocal without the quotient's range test (select_normal) where it measured faster
 // (perf/NOTES.md, "The step's chain"): float, and double but at N = 36, where it took a threshold of registers
 // more. With pivoting the select form everywhere.
@@ -109,22 +128,15 @@ template <class T, int N> constexpr tiny_scale no_pivot_scale() {
     else if constexpr (std::is_same_v<T, double>) return N == 36 ? tiny_scale::select : tiny_scale::select_normal;
     else return tiny_scale::select;
 }
-// An instance is compiled where a routing table takes it (n rounded up to N, lu_two_warps.hpp).
-template <class T> constexpr bool two_warps_routed(int N, bool pivot) {
-    for (int n = N - 3; n <= N; ++n)
-        if (routed(pivot ? routine::getrf : routine::getrf_nopiv, scalar_traits<T>::letter, n, family::two_warps))
-            return true;
-    return false;
-}
 
 template <class T, int N> void launch_padded(const getrf_args<T> &a, cudaStream_t stream) {
     const unsigned blocks = (unsigned)a.batch;
     if (a.ipiv.base != nullptr) {
-        if constexpr (two_warps_routed<T>(N, true))
+        if constexpr (two_warps_routed<T>(N, true, false))
             getrf_two_warps<T, N, true, tiny_scale::select><<<blocks, 64, 0, stream>>>(
                 a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
     } else {
-        if constexpr (two_warps_routed<T>(N, false))
+        if constexpr (two_warps_routed<T>(N, false, false))
             getrf_two_warps<T, N, false, no_pivot_scale<T, N>()><<<blocks, 64, 0, stream>>>(
                 a.n, make_batch_ref(a.A), make_pivots_ref(a.ipiv), a.info, a.batch);
     }

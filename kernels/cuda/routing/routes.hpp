@@ -191,6 +191,19 @@ constexpr bool routed(routine r, char precision, int n, family f) {
 #endif
 }
 
+// Whether the table of the architecture this device code is compiled for routes (r, precision, n), for some batch,
+// to f (the host pass and measurement builds: routed). A kernel instance that only another architecture's table takes
+// keeps no machine code here (lu_two_warps.cu; its launch is never made on this architecture).
+constexpr bool routed_on_this_architecture(routine r, char precision, int n, family f) {
+#if defined(SMALLLA_TUNING) || !defined(__CUDA_ARCH__)
+    return routed(r, precision, n, f);
+#elif __CUDA_ARCH__ == 900
+    return routes_to(sm90_routes, r, precision, n, f);
+#else
+    return routes_to(generic_routes, r, precision, n, f);
+#endif
+}
+
 // The register cap of one kernel instance: sm90's table in code compiled for sm_90, none elsewhere (the host
 // pass and other architectures), since a cap is measured on one architecture.
 constexpr int min_blocks_of(routine r, family f, char precision, int n) {
