@@ -105,18 +105,20 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
                     }
                 }
         };
-        // The block's best of the warps' candidates (ppos) and the warp that had it.
-        auto block_best = [&](int &ppos, int &best) {
+        // The block's best of the warps' candidates: its position (ppos), and the warp that had it (returned).
+        auto block_best = [&](int &ppos) {
             unsigned long long key = red_key[0];
             ppos = red_pos[0];
+            int best = 0;
             for (int w = 1; w < warps; ++w)
                 if (pivot_better(red_key[w], red_pos[w], key, ppos)) {
                     key = red_key[w];
                     ppos = red_pos[w];
                     best = w;
                 }
+            return best;
         };
-        int ppos = k, best = 0;  // the pivot row's position, and its slot
+        int ppos = k, slot = 0;  // the pivot row's position, and the slot that holds it
         if (Pivot && piv) {
             // LAPACK's choice (common/pivot.hpp) over the warp's rows at positions >= k, then over the warps.
             unsigned long long key = 0ull;
@@ -137,14 +139,13 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
                 leave_row(where, warp);
             } else {
                 __syncthreads();
-                block_best(ppos, best);
-                best = 0;  // only the pivot row is left, in slot 0
+                block_best(ppos);  // then only the pivot row is left, in slot 0
             }
         }
         if (!(Pivot && piv) || !OneBarrier) leave_row(ppos, 0);
         __syncthreads();
-        if (Pivot && piv && OneBarrier) block_best(ppos, best);
-        const T *const prow = row_slots[k & 1][best];
+        if (Pivot && piv && OneBarrier) slot = block_best(ppos);
+        const T *const prow = row_slots[k & 1][slot];
         // The row at position k takes the pivot's position.
         bool mine[R];
 #pragma unroll

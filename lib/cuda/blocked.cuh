@@ -108,6 +108,10 @@ template <class T> constexpr int trsm_loop_max(trsm_use use) {
     constexpr bool single = sizeof(real_t<T>) == 4;
     return use == trsm_use::getrs ? 8 : use == trsm_use::getrf ? (single ? 4 : 2) : (single ? 2 : 1);
 }
+// Whether trsm_left runs the pointer-array TRSM over the batch (and so needs its arrays) rather than a loop.
+template <class T> constexpr bool trsm_over_batch(trsm_use use, bool pointer_arrays, long long batch) {
+    return pointer_arrays || batch > trsm_loop_max<T>(use);
+}
 // (ar, ac) and (xr, xc): where T and X start in their matrices.
 template <class T>
 smallla_status_t trsm_left(context &ctx, const char *routine, trsm_use use, cublasHandle_t h, cublasFillMode_t uplo,
@@ -117,7 +121,7 @@ smallla_status_t trsm_left(context &ctx, const char *routine, trsm_use use, cubl
     if (n <= 0 || nrhs <= 0 || batch <= 0) return SMALLLA_SUCCESS;
     const B one = blas_types<T>::one();
     const cublasDiagType_t diag = uplo == CUBLAS_FILL_MODE_LOWER ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
-    if (!a.ptrs && !x.ptrs && batch <= trsm_loop_max<T>(use)) {
+    if (!trsm_over_batch<T>(use, a.ptrs || x.ptrs, batch)) {
         for (int b = 0; b < batch; ++b)
             if (smallla_status_t s = check_blas(ctx, routine,
                                                 blas_trsm(h, uplo, op, diag, n, nrhs, &one,
@@ -170,7 +174,7 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
     // block is the whole matrix.
     const int OB = n > blocked_max_n ? large_outer_width : n;
     scratch arrays;  // pointer arrays for cuBLAS when the batch is one (or the outer TRSM's), unless given
-    const bool need_arrays = A.is_pointer_array() || (OB < n && batch > trsm_loop_max<T>(trsm_use::getrf));
+    const bool need_arrays = A.is_pointer_array() || (OB < n && trsm_over_batch<T>(trsm_use::getrf, false, batch));
     if (need_arrays && n > NB && given_arrays == nullptr)
         if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(T *)); s != SMALLLA_SUCCESS)
             return s;
@@ -260,7 +264,7 @@ smallla_status_t getri_blocked(context &ctx, const char *routine, int n, const m
     const batch_ref<T> c = make_batch_ref(C);
     scratch arrays;  // pointer arrays for cuBLAS, unless the caller gives them (3 * batch pointers)
     by_trsm = by_trsm || n > blocked_max_n;  // getri_large: the large family's form
-    const bool large_arrays = by_trsm && batch > trsm_loop_max<T>(trsm_use::getri);  // its TRSM over the batch
+    const bool large_arrays = by_trsm && trsm_over_batch<T>(trsm_use::getri, false, batch);  // its TRSM over the batch
     if ((A.is_pointer_array() || C.is_pointer_array() || large_arrays) && n > NB && given_arrays == nullptr)
         if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(void *)); s != SMALLLA_SUCCESS)
             return s;
@@ -408,7 +412,7 @@ template <class T> smallla_status_t getrs_large(context &ctx, const char *routin
     const batch_ref<const T> a = make_batch_ref(g.A);
     const batch_ref<T> x = make_batch_ref(g.B);
     scratch arrays;
-    if (g.A.is_pointer_array() || g.B.is_pointer_array() || batch > trsm_loop_max<T>(trsm_use::getrs))
+    if (trsm_over_batch<T>(trsm_use::getrs, g.A.is_pointer_array() || g.B.is_pointer_array(), batch))
         if (smallla_status_t s = arrays.allocate(ctx, routine, 2 * (size_t)batch * sizeof(void *)); s != SMALLLA_SUCCESS)
             return s;
     void **ptrs = static_cast<void **>(arrays.ptr);
