@@ -9,18 +9,24 @@ namespace smallla {
 namespace host_kernels {
 
 enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
-enum class family : unsigned char { lanes, fixed, any, blocked };
+enum class family : unsigned char { lanes, lanes_avx2, fixed, any, blocked };
 // The instruction sets the host kernels are compiled for (lib/host/isa/), in increasing order; a line of the table
 // for one of them serves every CPU that has it. The handle holds the one chosen at smallla_create (lib/host/isa.cpp).
 enum isa_level : int { base = 0, avx2 = 1, avx512 = 2 };
 constexpr int isa_count = 3;
+
+// Whether the baseline copy holds its per-order kernels (lanes to 16, fixed to 32, the Cholesky family's lanes):
+// lib/CMakeLists.txt leaves them out of the CUDA build on x86-64, whose GPUs' host CPUs have AVX2.
+#ifndef SMALLLA_HOST_BASELINE_KERNELS
+#define SMALLLA_HOST_BASELINE_KERNELS 1
+#endif
 
 // Where each form exists: the orders it is instantiated for.
 constexpr int lanes_max_order = 32;
 constexpr int fixed_max_order = 32;
 constexpr bool family_exists(family f, int n) {
     return n >= 1 && (f == family::any || f == family::blocked ||
-                       n <= (f == family::lanes ? lanes_max_order : fixed_max_order));
+                       n <= (f == family::lanes || f == family::lanes_avx2 ? lanes_max_order : fixed_max_order));
 }
 
 struct route_entry {
@@ -59,10 +65,17 @@ constexpr bool routed_anywhere(routine r, char precision, int n, family f) {
         if (routed(r, precision, isa, n, f)) return true;
     return false;
 }
+// Every line routes to a form that exists at its orders; a lanes_avx2 line is an AVX-512 line, at orders where the
+// AVX2 copy holds the lanes form.
 constexpr bool table_is_valid() {
     for (const route_entry &e : routes)
-        for (int n = e.n_from; n <= e.n_to && n <= fixed_max_order + 1; ++n)
+        for (int n = e.n_from; n <= e.n_to && n <= fixed_max_order + 1; ++n) {
             if (!family_exists(e.f, n)) return false;
+            if (e.f == family::lanes_avx2)
+                for (const char *p = e.precisions; *p != '\0'; ++p)
+                    if (e.isa != isa_level::avx512 || find_route(e.r, *p, isa_level::avx2, n) != family::lanes)
+                        return false;
+        }
     return true;
 }
 static_assert(table_is_valid(), "routing.def routes to a host form where it does not exist");

@@ -19,13 +19,15 @@ namespace host {
 using namespace host_kernels;
 
 // Runs the call a on the form the table routes (R, T's precision, n) to on the handle's instruction set: a wider
-// instruction set's lanes form through its own copy (lib/host/isa/), any other form here as f(size).
+// instruction set's lanes form through its own copy (lib/host/isa/; lanes_avx2 through the AVX2 copy), any other
+// form here as f(size).
 template <routine R, class T, class Args, class F> void with_routed_form(const context &ctx, const Args &a, F &&f) {
     constexpr char P = scalar_traits<T>::letter;
     const family form = find_route(R, P, ctx.host_isa, a.n);
 #if SMALLLA_HOST_ISA_COPIES
     if (form == family::lanes && ctx.host_isa == isa_level::avx512) return isa_avx512::run_lanes<T>(a);
-    if (form == family::lanes && ctx.host_isa == isa_level::avx2) return isa_avx2::run_lanes<T>(a);
+    if ((form == family::lanes && ctx.host_isa == isa_level::avx2) || form == family::lanes_avx2)
+        return isa_avx2::run_lanes<T>(a);
 #endif
     with_route<R, P>(form, a.n, f);
 }
@@ -131,7 +133,8 @@ void with_chol_form(const context &ctx, const Args &a, Blocked &&blocked) {
     if (form == family::blocked && ctx.host_isa == isa_level::avx512) return isa_avx512::run_blocked<T>(R, a);
     if (form == family::blocked && ctx.host_isa == isa_level::avx2) return isa_avx2::run_blocked<T>(R, a);
     if (form == family::lanes && ctx.host_isa == isa_level::avx512) return isa_avx512::run_lanes<T>(R, a);
-    if (form == family::lanes && ctx.host_isa == isa_level::avx2) return isa_avx2::run_lanes<T>(R, a);
+    if ((form == family::lanes && ctx.host_isa == isa_level::avx2) || form == family::lanes_avx2)
+        return isa_avx2::run_lanes<T>(R, a);
 #endif
     if (form == family::blocked) return blocked(a);
     with_route<R, P>(form, a.n, [&](auto size) { chol_batch_call<R, T>(size, a); });
