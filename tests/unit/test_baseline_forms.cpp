@@ -76,44 +76,54 @@ template <class I> void expect_equal(const char *what, char p, int n, const std:
     }
 }
 
+// Runs a call in the tested form on side 0's buffers and in the form of any order on side 1's (the reference):
+// run(form, side).
+template <class Size, class Run> void both_forms(Size size, Run &&run) {
+    run(size, 0);
+    run(any_n{(int)size}, 1);
+}
+template <class T> using pair_of = std::vector<T>[2];
+
 // getrf (with and without pivoting), getri, matinv and getrs in the form Size against any_n.
 template <class T, class Size> void lu_forms(Size size, std::mt19937 &g) {
     constexpr char p = scalar_traits<T>::letter;
     const int n = size, nn = n * n, nrhs = 3;
     const std::vector<T> a = random_matrices<T>(n, n, g);
-    // getrf
-    std::vector<T> f = a, f_ref = a;
-    std::vector<int> piv((size_t)n * batch), piv_ref = piv, info(batch), info_ref(batch);
-    getrf_batch<true, T>(size, view(f, n, nn), pivot_batch<int>{piv.data(), n}, info.data(), batch);
-    getrf_batch<true, T>(any_n{n}, view(f_ref, n, nn), pivot_batch<int>{piv_ref.data(), n}, info_ref.data(), batch);
-    expect_equal("getrf ipiv", p, n, piv, piv_ref);
-    expect_equal("getrf info", p, n, info, info_ref);
-    expect_close("getrf factors", p, n, f, f_ref, 16);
-    std::vector<T> u = a, u_ref = a;
-    getrf_batch<false, T>(size, view(u, n, nn), pivot_batch<int>{nullptr, 0}, info.data(), batch);
-    getrf_batch<false, T>(any_n{n}, view(u_ref, n, nn), pivot_batch<int>{nullptr, 0}, info_ref.data(), batch);
-    expect_equal("getrf_nopiv info", p, n, info, info_ref);
-    expect_close("getrf_nopiv factors", p, n, u, u_ref, 1e3);  // no pivoting: element growth
-    // getri from the same factors
-    std::vector<T> c((size_t)nn * batch), c_ref = c;
-    const pivot_batch<const int> P{piv_ref.data(), n};
-    getri_batch<T>(size, cview(f_ref, n, nn), P, view(c, n, nn), info.data(), batch);
-    getri_batch<T>(any_n{n}, cview(f_ref, n, nn), P, view(c_ref, n, nn), info_ref.data(), batch);
-    expect_equal("getri info", p, n, info, info_ref);
-    expect_close("getri inverse", p, n, c, c_ref, 1e3);
-    // matinv
-    std::vector<T> m = c, m_ref = c;
-    matinv_batch<T>(size, cview(a, n, nn), view(m, n, nn), info.data(), batch);
-    matinv_batch<T>(any_n{n}, cview(a, n, nn), view(m_ref, n, nn), info_ref.data(), batch);
-    expect_equal("matinv info", p, n, info, info_ref);
-    expect_close("matinv inverse", p, n, m, m_ref, 1e3);
-    // getrs, each operation
+    pair_of<int> piv = {std::vector<int>((size_t)n * batch), std::vector<int>((size_t)n * batch)};
+    pair_of<int> info = {std::vector<int>(batch), std::vector<int>(batch)};
+    pair_of<T> f = {a, a};
+    both_forms(size, [&](auto form, int s) {
+        getrf_batch<true, T>(form, view(f[s], n, nn), pivot_batch<int>{piv[s].data(), n}, info[s].data(), batch);
+    });
+    expect_equal("getrf ipiv", p, n, piv[0], piv[1]);
+    expect_equal("getrf info", p, n, info[0], info[1]);
+    expect_close("getrf factors", p, n, f[0], f[1], 16);
+    pair_of<T> u = {a, a};
+    both_forms(size, [&](auto form, int s) {
+        getrf_batch<false, T>(form, view(u[s], n, nn), pivot_batch<int>{nullptr, 0}, info[s].data(), batch);
+    });
+    expect_equal("getrf_nopiv info", p, n, info[0], info[1]);
+    expect_close("getrf_nopiv factors", p, n, u[0], u[1], 1e3);  // no pivoting: element growth
+    // getri, matinv and getrs from the reference's factors and pivots
+    const std::vector<T> &factors = f[1];
+    const pivot_batch<const int> P{piv[1].data(), n};
+    pair_of<T> c = {std::vector<T>((size_t)nn * batch), std::vector<T>((size_t)nn * batch)};
+    both_forms(size, [&](auto form, int s) {
+        getri_batch<T>(form, cview(factors, n, nn), P, view(c[s], n, nn), info[s].data(), batch);
+    });
+    expect_equal("getri info", p, n, info[0], info[1]);
+    expect_close("getri inverse", p, n, c[0], c[1], 1e3);
+    pair_of<T> m = {c[1], c[1]};
+    both_forms(size, [&](auto form, int s) { matinv_batch<T>(form, cview(a, n, nn), view(m[s], n, nn), info[s].data(), batch); });
+    expect_equal("matinv info", p, n, info[0], info[1]);
+    expect_close("matinv inverse", p, n, m[0], m[1], 1e3);
     const std::vector<T> b = random_matrices<T>(n, nrhs, g);
     for (smallla_operation_t op : {SMALLLA_OP_N, SMALLLA_OP_T, SMALLLA_OP_C}) {
-        std::vector<T> x = b, x_ref = b;
-        getrs_batch<T>(size, op, nrhs, cview(f_ref, n, nn), P, view(x, n, (long long)n * nrhs), batch);
-        getrs_batch<T>(any_n{n}, op, nrhs, cview(f_ref, n, nn), P, view(x_ref, n, (long long)n * nrhs), batch);
-        expect_close("getrs solution", p, n, x, x_ref, 1e3);
+        pair_of<T> x = {b, b};
+        both_forms(size, [&](auto form, int s) {
+            getrs_batch<T>(form, op, nrhs, cview(factors, n, nn), P, view(x[s], n, (long long)n * nrhs), batch);
+        });
+        expect_close("getrs solution", p, n, x[0], x[1], 1e3);
     }
 }
 
@@ -121,44 +131,43 @@ template <class T, class Size> void lu_forms(Size size, std::mt19937 &g) {
 template <class T, int N> void chol_forms(std::mt19937 &g) {
     constexpr char p = scalar_traits<T>::letter;
     const int n = N, nn = n * n, nrhs = 2;
+    const long long bs = (long long)n * nrhs;
     const std::vector<T> a = spd_matrices<T>(n, g), b = random_matrices<T>(n, nrhs, g);
     for (smallla_fill_t uplo : {SMALLLA_FILL_LOWER, SMALLLA_FILL_UPPER}) {
-        std::vector<int> info(batch), info_ref(batch);
-        std::vector<T> f = a, f_ref = a;
-        potrf_args<T> pa{uplo, n, {f.data(), nullptr, n, nn}, info.data(), batch};
-        potrf_args<T> pr{uplo, n, {f_ref.data(), nullptr, n, nn}, info_ref.data(), batch};
-        chol_batch_call<routine::potrf, T>(lanes_n<N>{}, pa);
-        chol_batch_call<routine::potrf, T>(any_n{n}, pr);
-        expect_equal("potrf info", p, n, info, info_ref);
-        expect_close("potrf factor", p, n, f, f_ref, 16);
-        std::vector<T> x = b, x_ref = b;
-        potrs_args<T> sa{uplo, n, nrhs, {f_ref.data(), nullptr, n, nn}, {x.data(), nullptr, n, (long long)n * nrhs}, batch};
-        potrs_args<T> sr{uplo, n, nrhs, {f_ref.data(), nullptr, n, nn}, {x_ref.data(), nullptr, n, (long long)n * nrhs}, batch};
-        chol_batch_call<routine::potrs, T>(lanes_n<N>{}, sa);
-        chol_batch_call<routine::potrs, T>(any_n{n}, sr);
-        expect_close("potrs solution", p, n, x, x_ref, 64);
-        std::vector<T> i = f_ref, i_ref = f_ref;
-        potrf_args<T> ia{uplo, n, {i.data(), nullptr, n, nn}, info.data(), batch};
-        potrf_args<T> ir{uplo, n, {i_ref.data(), nullptr, n, nn}, info_ref.data(), batch};
-        chol_batch_call<routine::potri, T>(lanes_n<N>{}, ia);
-        chol_batch_call<routine::potri, T>(any_n{n}, ir);
-        expect_equal("potri info", p, n, info, info_ref);
-        expect_close("potri inverse", p, n, i, i_ref, 64);
-        std::vector<T> v = a, v_ref = a, y = b, y_ref = b;
-        posv_args<T> va{uplo, n, nrhs, {v.data(), nullptr, n, nn}, {y.data(), nullptr, n, (long long)n * nrhs}, info.data(), batch};
-        posv_args<T> vr{uplo, n, nrhs, {v_ref.data(), nullptr, n, nn}, {y_ref.data(), nullptr, n, (long long)n * nrhs},
-                        info_ref.data(), batch};
-        chol_batch_call<routine::posv, T>(lanes_n<N>{}, va);
-        chol_batch_call<routine::posv, T>(any_n{n}, vr);
-        expect_equal("posv info", p, n, info, info_ref);
-        expect_close("posv solution", p, n, y, y_ref, 64);
-        std::vector<T> w((size_t)nn * batch), w_ref = w;
-        poinv_args<T> wa{uplo, n, {a.data(), nullptr, n, nn}, {w.data(), nullptr, n, nn}, info.data(), batch};
-        poinv_args<T> wr{uplo, n, {a.data(), nullptr, n, nn}, {w_ref.data(), nullptr, n, nn}, info_ref.data(), batch};
-        chol_batch_call<routine::poinv, T>(lanes_n<N>{}, wa);
-        chol_batch_call<routine::poinv, T>(any_n{n}, wr);
-        expect_equal("poinv info", p, n, info, info_ref);
-        expect_close("poinv inverse", p, n, w, w_ref, 64);
+        pair_of<int> info = {std::vector<int>(batch), std::vector<int>(batch)};
+        pair_of<T> f = {a, a};
+        both_forms(lanes_n<N>{}, [&](auto form, int s) {
+            chol_batch_call<routine::potrf, T>(form, potrf_args<T>{uplo, n, {f[s].data(), nullptr, n, nn}, info[s].data(), batch});
+        });
+        expect_equal("potrf info", p, n, info[0], info[1]);
+        expect_close("potrf factor", p, n, f[0], f[1], 16);
+        const std::vector<T> &factor = f[1];
+        pair_of<T> x = {b, b};
+        both_forms(lanes_n<N>{}, [&](auto form, int s) {
+            chol_batch_call<routine::potrs, T>(form, potrs_args<T>{uplo, n, nrhs, {factor.data(), nullptr, n, nn},
+                                                                   {x[s].data(), nullptr, n, bs}, batch});
+        });
+        expect_close("potrs solution", p, n, x[0], x[1], 64);
+        pair_of<T> i = {factor, factor};
+        both_forms(lanes_n<N>{}, [&](auto form, int s) {
+            chol_batch_call<routine::potri, T>(form, potrf_args<T>{uplo, n, {i[s].data(), nullptr, n, nn}, info[s].data(), batch});
+        });
+        expect_equal("potri info", p, n, info[0], info[1]);
+        expect_close("potri inverse", p, n, i[0], i[1], 64);
+        pair_of<T> v = {a, a}, y = {b, b};
+        both_forms(lanes_n<N>{}, [&](auto form, int s) {
+            chol_batch_call<routine::posv, T>(form, posv_args<T>{uplo, n, nrhs, {v[s].data(), nullptr, n, nn},
+                                                                 {y[s].data(), nullptr, n, bs}, info[s].data(), batch});
+        });
+        expect_equal("posv info", p, n, info[0], info[1]);
+        expect_close("posv solution", p, n, y[0], y[1], 64);
+        pair_of<T> w = {std::vector<T>((size_t)nn * batch), std::vector<T>((size_t)nn * batch)};
+        both_forms(lanes_n<N>{}, [&](auto form, int s) {
+            chol_batch_call<routine::poinv, T>(form, poinv_args<T>{uplo, n, {a.data(), nullptr, n, nn},
+                                                                   {w[s].data(), nullptr, n, nn}, info[s].data(), batch});
+        });
+        expect_equal("poinv info", p, n, info[0], info[1]);
+        expect_close("poinv inverse", p, n, w[0], w[1], 64);
     }
 }
 
