@@ -241,7 +241,10 @@ smallla_status_t getri_large(context &ctx, const char *routine, int n, batch_ref
                                           a, c, batch, arrays);
         s != SMALLLA_SUCCESS)
         return s;
-    const size_t finish_bytes = finish_shared_bytes<T>(n);  // <= 32 KiB + 32 KiB at n = 8192
+    // One row of the tile passes 32 KiB beyond n = 2048 (z) or 4096 (d, c): up to 128 KiB + 32 KiB (z, n = 8192),
+    // above the 48 KiB a launch may take without opting in.
+    const size_t finish_bytes = finish_shared_bytes<T>(n);
+    if (allow_dynamic_shared(getri_blocked_finish<T>, finish_bytes) != cudaSuccess) return check_launch(ctx, routine);
     getri_blocked_finish<T><<<dim3(batch, groups), apply_threads, finish_bytes, stream>>>(n, finish_rows<T>(n), a,
                                                                                          make_pivots_ref(ipiv), c, info);
     return check_launch(ctx, routine);

@@ -1176,6 +1176,9 @@ void run_large(smallla_handle_t hh, smallla_handle_t hc) {
     large_order<double>(hh, hc, 2100, {{5}}, true);
     // A panel over a cluster of 9 blocks (more than 8: the non-portable cluster size), one matrix with a later tie.
     large_order<double>(hh, hc, 4200, {{5}}, true);
+    // getri's and matinv's last step with one row of the tile over 48 KiB of shared memory (z beyond 2457; d and c
+    // beyond 4096), a NaN matrix: every routine run, no ratios.
+    large_order<smallla_complex_double>(hh, hc, 2500, {{3}});
     // The Cholesky family with 3 matrices (a success, a zero minor, a NaN pivot), where potrf and posv take the
     // vendor route (cuSOLVER), strided and pointer arrays, both triangles.
     std::mt19937 rng(77);
