@@ -180,13 +180,11 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
 
 // ---- 1b. a panel taller than one block's registers: spread over a thread-block cluster (sm_90) ------------------
 // The same steps as getrf_panel, the panel's rows dealt to the cluster's blocks (block q, thread t holds rows
-// q * blockDim.x + t + r * (blocks * blockDim.x)). Each step has one block barrier and one cluster barrier: the
-// block's best candidate (key, position and its row right of the step) is pushed into every block's shared memory
-// (distributed shared memory stores, which the cluster barrier completes), so that after the barrier each block
-// reduces the cluster's candidates from its own shared memory, the same way everywhere, and reads the pivot row
-// there. Candidates alternate between two slots by step parity: a block's slot is written again only after the
-// next cluster barrier, which no block passes before all have read it. Without pivoting the candidate is the row at
-// position k.
+// q * blockDim.x + t + r * (blocks * blockDim.x)). Each step has one block barrier and one wait: the block's best
+// candidate (key, position and its row right of the step) is pushed into every block's shared memory by stores that
+// count their bytes on the receiver's mbarrier, so that once its bytes are in each block reduces the cluster's
+// candidates from its own shared memory, the same way everywhere, and reads the pivot row there. Candidates alternate
+// between two slots (and mbarriers) by step parity. Without pivoting the candidate is the row at position k.
 constexpr int cluster_blocks_max = 16;  // H100's largest cluster (non-portable beyond 8)
 // The large orders' outer block: panels of NB columns update only the outer block's columns, then its U12 (cuBLAS's
 // TRSM) and one GEMM of depth large_outer_width update the rest, a quarter of the traffic of rank-32 updates.
@@ -209,6 +207,57 @@ __device__ __forceinline__ void best_of_lanes(unsigned long long &key, int &wher
         from = __shfl_sync(0xffffffffu, from, 0);
     }
 }
+// Distributed shared memory signalled by an mbarrier (sm_90): a block stores into another's shared memory with
+// st.async, each store counting its bytes on the receiver's mbarrier, so that the receiver waits for exactly the bytes
+// it expects instead of a cluster barrier (which also waits for every block's arrival and fences its stores).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// The address of `local` (this block's shared memory) in the shared memory of the cluster's block `rank`.
+__device__ __forceinline__ unsigned cluster_address(const void *local, int rank) {
+    unsigned r;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+                 : "=r"(r)
+                 : "r"((unsigned)__cvta_generic_to_shared(local)), "r"(rank));
+    return r;
+}
+template <class V> __device__ __forceinline__ void store_signalled(unsigned dst, const V &v, unsigned barrier) {
+    static_assert(sizeof(V) % 4 == 0 && sizeof(V) <= 16, "st.async stores words of 4 or 8 bytes");
+    if constexpr (sizeof(V) == 4) {
+        unsigned w;
+        memcpy(&w, &v, 4);
+        asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];"
+                     ::"r"(dst), "r"(w), "r"(barrier)
+                     : "memory");
+    } else {
+#pragma unroll
+        for (int i = 0; i < (int)sizeof(V) / 8; ++i) {
+            unsigned long long w;
+            memcpy(&w, reinterpret_cast<const char *>(&v) + 8 * i, 8);
+            asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 [%0], %1, [%2];"
+                         ::"r"(dst + 8 * i), "l"(w), "r"(barrier)
+                         : "memory");
+        }
+    }
+}
+__device__ __forceinline__ void barrier_init(unsigned long long *b) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"((unsigned)__cvta_generic_to_shared(b)) : "memory");
+}
+// This block's one arrival for the phase, and the bytes the phase waits for.
+__device__ __forceinline__ void barrier_expect(unsigned long long *b, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;"
+                 ::"r"((unsigned)__cvta_generic_to_shared(b)), "r"(bytes)
+                 : "memory");
+}
+__device__ __forceinline__ void barrier_wait(unsigned long long *b, unsigned parity) {
+    asm volatile(
+        "{\n\t.reg .pred done;\n"
+        "WAIT_%=:\n\t"
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n\t"
+        "@!done bra WAIT_%=;\n}" ::"r"((unsigned)__cvta_generic_to_shared(b)),
+        "r"(parity)
+        : "memory");
+}
+#endif
+
 template <class T, int NB, bool Pivot>
 __global__ void __launch_bounds__(panel_threads_max)
 getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
@@ -218,9 +267,10 @@ getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info)
     __shared__ T warp_row[2][W][NB];  // each warp's best row, this block's
     __shared__ unsigned long long warp_key[2][W];
     __shared__ int warp_pos[2][W];
-    __shared__ T block_row[2][Q][NB];  // each block's best row, pushed here by that block
+    __shared__ __align__(16) T block_row[2][Q][NB];  // each block's best row, pushed here by that block
     __shared__ unsigned long long block_key[2][Q];
     __shared__ int block_pos[2][Q];
+    __shared__ __align__(8) unsigned long long arrived[2];  // the candidates of a step in, by slot
     cg::cluster_group cluster = cg::this_cluster();
     const int rank = (int)cluster.block_rank(), blocks = (int)cluster.num_blocks();
     const long long b = blockIdx.y;
@@ -245,11 +295,18 @@ getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info)
     }
 
     int local_info = 0;
-    cluster.sync();  // every block of the cluster has started before any writes into another's shared memory
+    if (tid == 0) {
+        barrier_init(&arrived[0]);
+        barrier_init(&arrived[1]);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    cluster.sync();  // every block's barriers are set before any writes into another's shared memory
 #pragma unroll
     for (int k = 0; k < NB; ++k) {
         if (k >= nb) break;
         const int slot = k & 1;
+        // Every block's key, position and row entries k..NB-1.
+        if (tid == 0) barrier_expect(&arrived[slot], (unsigned)(blocks * (12 + (NB - k) * (int)sizeof(T))));
         unsigned long long key = 0ull;
         int where = INT_MAX, from = 0;
 #pragma unroll
@@ -275,13 +332,18 @@ getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info)
         best_of_lanes<W>(key, where, from);
         for (int e = tid; e < blocks * NB; e += blockDim.x) {
             const int q = e / NB, j = e % NB;
-            if (j >= k) cluster.map_shared_rank(&block_row[slot][rank][0], q)[j] = warp_row[slot][from][j];
+            if (j >= k)
+                store_signalled(cluster_address(&block_row[slot][rank][j], q), warp_row[slot][from][j],
+                                cluster_address(&arrived[slot], q));
         }
         if (tid < blocks) {
-            *cluster.map_shared_rank(&block_key[slot][rank], tid) = key;
-            *cluster.map_shared_rank(&block_pos[slot][rank], tid) = where;
+            const unsigned there = cluster_address(&arrived[slot], tid);
+            store_signalled(cluster_address(&block_key[slot][rank], tid), key, there);
+            store_signalled(cluster_address(&block_pos[slot][rank], tid), where, there);
         }
-        cluster.sync();
+        // A slot is written again two steps on, only by a block that has every block's candidate of the step between,
+        // which each block sends after its reads of this step.
+        barrier_wait(&arrived[slot], (unsigned)(k >> 1) & 1u);
         // The cluster's best, from this block's copy of every block's candidate.
         key = lane < blocks ? block_key[slot][lane] : 0ull;
         where = lane < blocks ? block_pos[slot][lane] : INT_MAX;
