@@ -50,6 +50,137 @@ template <class T> inline void column_axpy(const planes<T> &A, int j, int k, T s
     for (int i = i0; i < i1; i += W) A.template store<W>(i, j, A.template load<W>(i, j) - A.template load<W>(i, k) * sv);
 }
 
+// The interchanges of rows k and ipiv[k] - 1 (1-based pivots), k in [k0, k1), on columns [j0, j1), a column at a
+// time (xLASWP; outside a panel they wait until the panel is done, so that each column is walked once, not a row's
+// stride per interchange).
+template <class T> inline void swap_rows(const planes<T> &A, const int *ipiv, int k0, int k1, int j0, int j1) {
+    for (int j = j0; j < j1; ++j)
+        for (int k = k0; k < k1; ++k)
+            if (const int p = ipiv[k] - 1; p != k) {
+                const T t = A.get(k, j);
+                A.set(k, j, A.get(p, j));
+                A.set(p, j, t);
+            }
+}
+
+// The triangular solves on one whole panel of rows, [k0, k0 + lu_panel), of NC columns from j, held in registers
+// (lu_panel / W vectors a column, the NC columns' chains interleaved): the element operations and their order are the
+// scalar loops' (LAPACK's xTRSM), the rows a step must not touch kept by a select.
+template <class T> constexpr int panel_vectors() {
+    static_assert(lu_panel % blocked_tile<T>::W == 0, "a panel of rows is whole vectors");
+    return lu_panel / blocked_tile<T>::W;
+}
+// The integer vector (0, 1, ..., W - 1) of the comparisons' mask type: each lane's own index.
+template <class R, int W> inline typename simd<R, W>::mask lane_ordinals() {
+    typename simd<R, W>::mask m;
+    for (int w = 0; w < W; ++w) m[w] = w;
+    return m;
+}
+// x := inv(L11) x, L11 the unit lower triangle at (k0, k0).
+template <class T, int NC> inline void panel_solve_lower_unit(const planes<T> &L, const planes<T> &B, int k0, int j) {
+    constexpr int W = blocked_tile<T>::W, V = panel_vectors<T>();
+    using E = lanes_of<T, W>;
+    using R = real_t<T>;
+    E x[NC][V];
+#pragma GCC unroll 8
+    for (int c = 0; c < NC; ++c)
+#pragma GCC unroll 8
+        for (int v = 0; v < V; ++v) x[c][v] = B.template load<W>(k0 + v * W, j + c);
+#pragma GCC unroll 16
+    for (int k = 0; k < lu_panel - 1; ++k) {
+        const int kv = k / W;
+        const auto below = lane_index<R, W>(k % W) < lane_ordinals<R, W>();  // rows after k in vector kv
+        E l[V];
+#pragma GCC unroll 8
+        for (int v = kv; v < V; ++v) l[v] = L.template load<W>(k0 + v * W, k0 + k);
+#pragma GCC unroll 8
+        for (int c = 0; c < NC; ++c) {
+            const E xk = broadcast<R, W>(lane(x[c][kv], k % W));
+            x[c][kv] = select(below, x[c][kv] - l[kv] * xk, x[c][kv]);
+#pragma GCC unroll 8
+            for (int v = kv + 1; v < V; ++v) x[c][v] = x[c][v] - l[v] * xk;
+        }
+    }
+#pragma GCC unroll 8
+    for (int c = 0; c < NC; ++c)
+#pragma GCC unroll 8
+        for (int v = 0; v < V; ++v) B.template store<W>(k0 + v * W, j + c, x[c][v]);
+}
+// x := inv(U11) x, U11 the upper triangle at (k0, k0) (divisions by its diagonal, as xTRSM).
+template <class T, int NC> inline void panel_solve_upper(const planes<T> &U, const planes<T> &B, int k0, int j) {
+    constexpr int W = blocked_tile<T>::W, V = panel_vectors<T>();
+    using E = lanes_of<T, W>;
+    using R = real_t<T>;
+    E x[NC][V];
+#pragma GCC unroll 8
+    for (int c = 0; c < NC; ++c)
+#pragma GCC unroll 8
+        for (int v = 0; v < V; ++v) x[c][v] = B.template load<W>(k0 + v * W, j + c);
+#pragma GCC unroll 16
+    for (int k = lu_panel - 1; k >= 0; --k) {
+        const int kv = k / W;
+        const auto at_k = lane_index<R, W>(k % W) == lane_ordinals<R, W>();
+        const auto above = lane_index<R, W>(k % W) > lane_ordinals<R, W>();  // rows before k in vector kv
+        const T d = U.get(k0 + k, k0 + k);
+        E u[V];
+#pragma GCC unroll 8
+        for (int v = 0; v <= kv; ++v) u[v] = U.template load<W>(k0 + v * W, k0 + k);
+#pragma GCC unroll 8
+        for (int c = 0; c < NC; ++c) {
+            const E xk = broadcast<R, W>(lane(x[c][kv], k % W) / d);
+            x[c][kv] = select(at_k, xk, select(above, x[c][kv] - u[kv] * xk, x[c][kv]));
+#pragma GCC unroll 8
+            for (int v = 0; v < kv; ++v) x[c][v] = x[c][v] - u[v] * xk;
+        }
+    }
+#pragma GCC unroll 8
+    for (int c = 0; c < NC; ++c)
+#pragma GCC unroll 8
+        for (int v = 0; v < V; ++v) B.template store<W>(k0 + v * W, j + c, x[c][v]);
+}
+// The scalar loops of the same solves on rows [k0, k1), columns [j0, j1): a last partial block, and the instruction
+// sets whose registers would not hold a panel's column and its operand (SSE2 and NEON in double complex).
+template <class T>
+inline void block_solve_lower_unit(const planes<T> &L, const planes<T> &B, int k0, int k1, int j0, int j1) {
+    for (int j = j0; j < j1; ++j)
+        for (int k = k0; k < k1; ++k) {
+            const T x = B.get(k, j);
+            for (int i = k + 1; i < k1; ++i) B.set(i, j, B.get(i, j) - L.get(i, k) * x);
+        }
+}
+template <class T>
+inline void block_solve_upper(const planes<T> &U, const planes<T> &B, int k0, int k1, int j0, int j1) {
+    for (int j = j0; j < j1; ++j)
+        for (int k = k1 - 1; k >= k0; --k) {
+            const T x = B.get(k, j) / U.get(k, k);
+            B.set(k, j, x);
+            for (int i = k0; i < k; ++i) B.set(i, j, B.get(i, j) - U.get(i, k) * x);
+        }
+}
+// Columns a register solve takes at once: the most (a power of two up to the tile width NR, which divides the padded
+// column count) whose vectors and the shared operand column fit the registers; 0: none fit, the scalar loops.
+template <class T> constexpr int panel_solve_width() {
+    constexpr int registers = vector_bytes == 64 ? 32 : 16;
+    constexpr int column = panel_vectors<T>() * (blocked_tile<T>::cplx ? 2 : 1);  // a column's vector registers
+    for (int c = blocked_tile<T>::NR; c > 1; c /= 2)
+        if ((c + 1) * column <= registers) return c;
+    return column + (blocked_tile<T>::cplx ? 2 : 1) <= registers ? 1 : 0;
+}
+// One of the above on the whole panel of rows at k0, columns [j0, j1) (multiples of NR: the padded copy's columns);
+// out of line (one copy per precision and instruction set, not one per caller: the unrolled solves are long code).
+template <class T, bool Upper>
+SMALLLA_SHARED_STEP void panel_solve(const planes<T> &F, const planes<T> &B, int k0, int j0, int j1) {
+    constexpr int NC = panel_solve_width<T>();
+    if constexpr (NC == 0) {
+        if constexpr (Upper) block_solve_upper(F, B, k0, k0 + lu_panel, j0, j1);
+        else block_solve_lower_unit(F, B, k0, k0 + lu_panel, j0, j1);
+    } else {
+        for (int j = j0; j < j1; j += NC)
+            if constexpr (Upper) panel_solve_upper<T, NC>(F, B, k0, j);
+            else panel_solve_lower_unit<T, NC>(F, B, k0, j);
+    }
+}
+
 // LU of the padded copy A (order n), in place. ipiv (Pivoting) receives the 1-based pivots; returns LAPACK's info
 // (the first zero pivot; a zero pivot does not stop the factorization and leaves its column unscaled).
 template <bool Pivoting, class T> inline int blocked_lu(const planes<T> &A, int n, int cols, int *ipiv) {
@@ -64,12 +195,7 @@ template <bool Pivoting, class T> inline int blocked_lu(const planes<T> &A, int 
             if constexpr (Pivoting) {
                 const int p = first_max_position(k, n, [&](int i) { return A.get(i, k); });
                 ipiv[k] = p + 1;
-                if (p != k)  // only for a nonzero pivot, as LAPACK
-                    for (int j = 0; j < n; ++j) {
-                        const T t = A.get(k, j);
-                        A.set(k, j, A.get(p, j));
-                        A.set(p, j, t);
-                    }
+                swap_rows(A, ipiv, k, k + 1, k0, k1);  // the panel's columns now (p != k only for a nonzero pivot)
             }
             const T pivot = A.get(k, k);
             if (is_zero(pivot)) {
@@ -82,13 +208,13 @@ template <bool Pivoting, class T> inline int blocked_lu(const planes<T> &A, int 
             }
             for (int j = k + 1; j < k1; ++j) column_axpy(A, j, k, A.get(k, j), k + 1, n);
         }
+        if constexpr (Pivoting) {  // the rest of the rows: the columns left and right of the panel
+            swap_rows(A, ipiv, k0, k1, 0, k0);
+            swap_rows(A, ipiv, k0, k1, k1, n);
+        }
         if (k1 == n) break;
-        // U12 = inv(L11) A12 (L11 unit lower), then A22 -= L21 U12 over the padded columns.
-        for (int j = k1; j < n; ++j)
-            for (int k = k0; k < k1; ++k) {
-                const T u = A.get(k, j);
-                for (int i = k + 1; i < k1; ++i) A.set(i, j, A.get(i, j) - A.get(i, k) * u);
-            }
+        // U12 = inv(L11) A12 (L11 unit lower; the panel is whole here), then A22 -= L21 U12 over the padded columns.
+        panel_solve<T, false>(A, A, k0, k1, cols);
         E acc[MR][NR];
         for (int s = k1; s < cols; s += NR)
             for (int i = k1; i < n; i += ROWS) {
@@ -172,7 +298,11 @@ template <class T> inline void solve_lower_unit(const planes<T> &L, const planes
     E acc[S::MR][S::NR];
     for (int k0 = 0; k0 < n; k0 += lu_panel) {
         const int k1 = n - k0 < lu_panel ? n : k0 + lu_panel;
-        for (int j = 0; j < k1; ++j)
+        // Columns left of the block in registers where the block is a whole panel; the block's own columns (zero
+        // above their diagonal, where no operation is done) and a last partial block by the scalar loops.
+        const int vector_end = k1 - k0 == lu_panel ? k0 : 0;
+        panel_solve<T, false>(L, B, k0, 0, vector_end);
+        for (int j = vector_end; j < k1; ++j)
             for (int k = k0 > j ? k0 : j; k < k1; ++k) {
                 const T x = B.get(k, j);
                 for (int i = k + 1; i < k1; ++i) B.set(i, j, B.get(i, j) - L.get(i, k) * x);
@@ -193,12 +323,8 @@ template <class T> inline void solve_upper(const planes<T> &U, const planes<T> &
     E acc[S::MR][S::NR];
     for (int k0 = (n - 1) / lu_panel * lu_panel; k0 >= 0; k0 -= lu_panel) {
         const int k1 = n - k0 < lu_panel ? n : k0 + lu_panel;
-        for (int j = 0; j < n; ++j)
-            for (int k = k1 - 1; k >= k0; --k) {
-                const T x = B.get(k, j) / U.get(k, k);
-                B.set(k, j, x);
-                for (int i = k0; i < k; ++i) B.set(i, j, B.get(i, j) - U.get(i, k) * x);
-            }
+        if (k1 - k0 == lu_panel) panel_solve<T, true>(U, B, k0, 0, cols);
+        else block_solve_upper(U, B, k0, k1, 0, n);
         for (int s = 0; s < cols; s += S::NR)
             for (int i = k0 - S::rows; i > -S::rows; i -= S::rows) {
                 tile_load(B, i, s, acc);
