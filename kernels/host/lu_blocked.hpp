@@ -76,16 +76,32 @@ template <class R, int W> inline typename simd<R, W>::mask lane_ordinals() {
     for (int w = 0; w < W; ++w) m[w] = w;
     return m;
 }
+// The NC columns from j of the panel of rows at k0, into registers and back.
+template <class T, int NC>
+inline void load_panel_columns(const planes<T> &B, int k0, int j,
+                               lanes_of<T, blocked_tile<T>::W> (&x)[NC][panel_vectors<T>()]) {
+    constexpr int W = blocked_tile<T>::W, V = panel_vectors<T>();
+#pragma GCC unroll 8
+    for (int c = 0; c < NC; ++c)
+#pragma GCC unroll 8
+        for (int v = 0; v < V; ++v) x[c][v] = B.template load<W>(k0 + v * W, j + c);
+}
+template <class T, int NC>
+inline void store_panel_columns(const planes<T> &B, int k0, int j,
+                                const lanes_of<T, blocked_tile<T>::W> (&x)[NC][panel_vectors<T>()]) {
+    constexpr int W = blocked_tile<T>::W, V = panel_vectors<T>();
+#pragma GCC unroll 8
+    for (int c = 0; c < NC; ++c)
+#pragma GCC unroll 8
+        for (int v = 0; v < V; ++v) B.template store<W>(k0 + v * W, j + c, x[c][v]);
+}
 // x := inv(L11) x, L11 the unit lower triangle at (k0, k0).
 template <class T, int NC> inline void panel_solve_lower_unit(const planes<T> &L, const planes<T> &B, int k0, int j) {
     constexpr int W = blocked_tile<T>::W, V = panel_vectors<T>();
     using E = lanes_of<T, W>;
     using R = real_t<T>;
     E x[NC][V];
-#pragma GCC unroll 8
-    for (int c = 0; c < NC; ++c)
-#pragma GCC unroll 8
-        for (int v = 0; v < V; ++v) x[c][v] = B.template load<W>(k0 + v * W, j + c);
+    load_panel_columns<T, NC>(B, k0, j, x);
 #pragma GCC unroll 16
     for (int k = 0; k < lu_panel - 1; ++k) {
         const int kv = k / W;
@@ -101,10 +117,7 @@ template <class T, int NC> inline void panel_solve_lower_unit(const planes<T> &L
             for (int v = kv + 1; v < V; ++v) x[c][v] = x[c][v] - l[v] * xk;
         }
     }
-#pragma GCC unroll 8
-    for (int c = 0; c < NC; ++c)
-#pragma GCC unroll 8
-        for (int v = 0; v < V; ++v) B.template store<W>(k0 + v * W, j + c, x[c][v]);
+    store_panel_columns<T, NC>(B, k0, j, x);
 }
 // x := inv(U11) x, U11 the upper triangle at (k0, k0) (divisions by its diagonal, as xTRSM).
 template <class T, int NC> inline void panel_solve_upper(const planes<T> &U, const planes<T> &B, int k0, int j) {
@@ -112,10 +125,7 @@ template <class T, int NC> inline void panel_solve_upper(const planes<T> &U, con
     using E = lanes_of<T, W>;
     using R = real_t<T>;
     E x[NC][V];
-#pragma GCC unroll 8
-    for (int c = 0; c < NC; ++c)
-#pragma GCC unroll 8
-        for (int v = 0; v < V; ++v) x[c][v] = B.template load<W>(k0 + v * W, j + c);
+    load_panel_columns<T, NC>(B, k0, j, x);
 #pragma GCC unroll 16
     for (int k = lu_panel - 1; k >= 0; --k) {
         const int kv = k / W;
@@ -133,10 +143,7 @@ template <class T, int NC> inline void panel_solve_upper(const planes<T> &U, con
             for (int v = 0; v < kv; ++v) x[c][v] = x[c][v] - u[v] * xk;
         }
     }
-#pragma GCC unroll 8
-    for (int c = 0; c < NC; ++c)
-#pragma GCC unroll 8
-        for (int v = 0; v < V; ++v) B.template store<W>(k0 + v * W, j + c, x[c][v]);
+    store_panel_columns<T, NC>(B, k0, j, x);
 }
 // The scalar loops of the same solves on rows [k0, k1), columns [j0, j1): a last partial block, and the instruction
 // sets whose registers would not hold a panel's column and its operand (SSE2 and NEON in double complex).
