@@ -1,8 +1,9 @@
 // The host LU family's blocked form (family "blocked" in routing.def): one matrix at a time from a copy in the
 // Cholesky blocked form's padded planes (chol_blocked.hpp), right-looking in panels of lu_panel columns:
-//  - the panel factored column by column (LAPACK's pivot choice, rows interchanged across the whole copy, the
-//    reciprocal-or-division scaling of lu_host.hpp), its rank-1 updates W rows at a time;
-//  - U12 = inv(L11) A12 column by column;
+//  - the panel factored column by column (LAPACK's pivot choice, rows interchanged within the panel, the
+//    reciprocal-or-division scaling of lu_host.hpp), its rank-1 updates W rows at a time; then its interchanges on
+//    the columns left and right of it;
+//  - U12 = inv(L11) A12, a few columns at a time in registers;
 //  - A22 -= L21 U12 by register tiles of the blocked form's shape (MR vectors of W rows by NR columns).
 // Padding rows and columns compute junk that is never stored; rows are interchanged only within the order.
 // getri and matinv: inv(A) = inv(U) inv(L) P by two blocked triangular solves of the identity with the same
