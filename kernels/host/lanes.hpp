@@ -173,6 +173,13 @@ template <class R, int W> inline typename simd<R, W>::mask lane_index(int i) {
     return m;
 }
 
+// The integer vector (0, 1, ..., W - 1) of the same type: each lane's own index.
+template <class R, int W> inline typename simd<R, W>::mask lane_ordinals() {
+    typename simd<R, W>::mask m;
+    for (int w = 0; w < W; ++w) m[w] = w;
+    return m;
+}
+
 // Exchanges lane w of a and b.
 template <class L> inline void swap_lane(L &a, L &b, int w) {
     const auto t = a.get(w);

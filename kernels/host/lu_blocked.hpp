@@ -71,12 +71,6 @@ template <class T> constexpr int panel_vectors() {
     static_assert(lu_panel % blocked_tile<T>::W == 0, "a panel of rows is whole vectors");
     return lu_panel / blocked_tile<T>::W;
 }
-// The integer vector (0, 1, ..., W - 1) of the comparisons' mask type: each lane's own index.
-template <class R, int W> inline typename simd<R, W>::mask lane_ordinals() {
-    typename simd<R, W>::mask m;
-    for (int w = 0; w < W; ++w) m[w] = w;
-    return m;
-}
 // The NC columns from j of the panel of rows at k0, into registers and back.
 template <class T, int NC>
 inline void load_panel_columns(const planes<T> &B, int k0, int j,
