@@ -325,6 +325,17 @@ void matinv_batch(Size size, const BatchA &A, const BatchC &C, int *info, int ba
     }
 }
 
+// xLASWP's interchanges, k = 0 .. N-1 (Forward) or back, on lane w of N lanes vectors (one matrix's right-hand side);
+// out-of-range entries are ignored. Without branches, which the pivots would decide: an interchange of a row with
+// itself writes it twice.
+template <bool Forward, int N, class L> inline void interchange_lane(L *x, const int *ipiv, int w) {
+    for (int s = 0; s < N; ++s) {
+        const int k = Forward ? s : N - 1 - s;
+        const unsigned p = (unsigned)(ipiv[k] - 1);
+        swap_lane(x[k], x[p < (unsigned)N ? (int)p : k], w);
+    }
+}
+
 // ---- getrs ------------------------------------------------------------------------------------------------
 template <class T, class Size, class BatchA, class BatchB>
 void getrs_batch(Size size, smallla_operation_t trans, int nrhs, const BatchA &A, pivot_batch<const int> P,
@@ -335,17 +346,17 @@ void getrs_batch(Size size, smallla_operation_t trans, int nrhs, const BatchA &A
         using L = lanes_of<T, W>;
         for_each_group<W>(batch, 2.0 * N * N * nrhs, [&](lane_group g) {
             L a[N * N], x[N];
-            int piv[N * W];
             lanes_step<N, load_lanes<N, W, T>>(a, read_only(A), g);
-            if (P.base != nullptr) load_pivots<N, W>(piv, P, g);
             const long ldb = B.ld;
             for (int r = 0; r < nrhs; ++r) {
                 for (int w = 0; w < W; ++w) {
                     const T *b = w < g.count ? B[g.first + w] + r * ldb : nullptr;
                     for (int i = 0; i < N; ++i) x[i].set(w, b ? b[i] : T(real_t<T>(0)));
+                    if (b && P.base && trans == SMALLLA_OP_N) interchange_lane<true, N>(x, P[g.first + w], w);
                 }
-                lu_solve_lanes<T, W>(size, a, P.base ? piv : nullptr, trans, x);
+                lu_solve_unpermuted(size, size, a, trans, x);
                 for (int w = 0; w < g.count; ++w) {
+                    if (P.base && trans != SMALLLA_OP_N) interchange_lane<false, N>(x, P[g.first + w], w);
                     T *b = B[g.first + w] + r * ldb;
                     for (int i = 0; i < N; ++i) b[i] = x[i].get(w);
                 }

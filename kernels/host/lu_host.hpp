@@ -339,24 +339,6 @@ inline void lu_solve(Size size, Ld ld_, const T *__restrict a, const int *__rest
         for (int k = n - 1; k >= 0; --k) interchange(k);
 }
 
-// The same for W matrices in lanes, one right-hand side each; piv[k*W + w] or nullptr.
-template <class T, int W, class Size>
-inline void lu_solve_lanes(Size size, const lanes_of<T, W> *__restrict a, const int *__restrict piv,
-                           smallla_operation_t trans, lanes_of<T, W> *__restrict x) {
-    const int n = size;
-    auto interchange = [&](int k) {
-        for (int w = 0; w < W; ++w) {
-            const int p = piv[k * W + w] - 1;
-            if (p != k && p >= 0 && p < n) swap_lane(x[k], x[p], w);
-        }
-    };
-    if (trans == SMALLLA_OP_N && piv != nullptr)
-        for (int k = 0; k < n; ++k) interchange(k);
-    lu_solve_unpermuted(size, size, a, trans, x);
-    if (trans != SMALLLA_OP_N && piv != nullptr)
-        for (int k = n - 1; k >= 0; --k) interchange(k);
-}
-
 }  // namespace SMALLLA_HOST_ISA
 }  // namespace host_kernels
 }  // namespace smallla

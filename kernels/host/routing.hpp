@@ -9,7 +9,7 @@ namespace smallla {
 namespace host_kernels {
 
 enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
-enum class family : unsigned char { lanes, lanes_avx2, fixed, any, blocked };
+enum class family : unsigned char { lanes, lanes_avx2, fixed, any, any_wide, blocked };
 // The instruction sets the host kernels are compiled for (lib/host/isa/), in increasing order; a line of the table
 // for one of them serves every CPU that has it. The handle holds the one chosen at smallla_create (lib/host/isa.cpp).
 enum isa_level : int { base = 0, avx2 = 1, avx512 = 2 };
@@ -25,7 +25,7 @@ constexpr int isa_count = 3;
 constexpr int lanes_max_order = 32;
 constexpr int fixed_max_order = 32;
 constexpr bool family_exists(family f, int n) {
-    return n >= 1 && (f == family::any || f == family::blocked ||
+    return n >= 1 && (f == family::any || f == family::any_wide || f == family::blocked ||
                        n <= (f == family::lanes || f == family::lanes_avx2 ? lanes_max_order : fixed_max_order));
 }
 
@@ -66,9 +66,10 @@ constexpr bool routed_anywhere(routine r, char precision, int n, family f) {
     return false;
 }
 // Every line routes to a form that exists at its orders; a lanes_avx2 line is an AVX-512 line, at orders where the
-// AVX2 copy holds the lanes form.
+// AVX2 copy holds the lanes form; an any_wide line is getrs's on a wider instruction set (only its copies hold it).
 constexpr bool table_is_valid() {
-    for (const route_entry &e : routes)
+    for (const route_entry &e : routes) {
+        if (e.f == family::any_wide && (e.r != routine::getrs || e.isa < isa_level::avx2)) return false;
         for (int n = e.n_from; n <= e.n_to && n <= fixed_max_order + 1; ++n) {
             if (!family_exists(e.f, n)) return false;
             if (e.f == family::lanes_avx2)
@@ -76,6 +77,7 @@ constexpr bool table_is_valid() {
                     if (e.isa != isa_level::avx512 || find_route(e.r, *p, isa_level::avx2, n) != family::lanes)
                         return false;
         }
+    }
     return true;
 }
 static_assert(table_is_valid(), "routing.def routes to a host form where it does not exist");

@@ -107,6 +107,13 @@ template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a
 }
 
 template <class T> smallla_status_t getrs_present(const context &ctx, const getrs_args<T> &a) {
+#if SMALLLA_HOST_ISA_COPIES
+    if (find_route(routine::getrs, scalar_traits<T>::letter, ctx.host_isa, a.n) == family::any_wide) {
+        if (ctx.host_isa == isa_level::avx512) isa_avx512::run_any<T>(a);
+        else isa_avx2::run_any<T>(a);
+        return SMALLLA_SUCCESS;
+    }
+#endif
     with_routed_form<routine::getrs, T>(ctx, a, [&](auto size) {
         getrs_batch<T>(size, a.trans, a.nrhs, a.A.either(), a.ipiv, a.B.either(), a.batch);
     });

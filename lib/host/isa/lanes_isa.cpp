@@ -1,5 +1,5 @@
-// The lanes forms of the LU and Cholesky families for one wider instruction set and one precision
-// (lanes_entries.hpp). lib/CMakeLists.txt compiles this file once per (instruction set, precision) with
+// The lanes forms of the LU and Cholesky families for one wider instruction set and one precision, and getrs's
+// in-place form (lanes_entries.hpp). lib/CMakeLists.txt compiles this file once per (instruction set, precision) with
 // SMALLLA_HOST_ISA (the namespace of the copy), SMALLLA_HOST_ISA_LEVEL, SMALLLA_HOST_ISA_PRECISION (1-4: s, d, c, z)
 // and the instruction set's flags.
 #include "host/chol_batch.hpp"
@@ -38,6 +38,10 @@ template <class T> void run_lanes(const getrs_args<T> &a) {
         getrs_batch<T>(size, a.trans, a.nrhs, a.A.either(), a.ipiv, a.B.either(), a.batch);
     });
 }
+// getrs in place at any order (the any_wide family): its substitutions in this instruction set's vectors.
+template <class T> void run_any(const getrs_args<T> &a) {
+    getrs_batch<T>(any_n{a.n}, a.trans, a.nrhs, a.A.either(), a.ipiv, a.B.either(), a.batch);
+}
 
 // The Cholesky family's lanes forms (kernels/host/chol_batch.hpp); r is potrf or potri for potrf_args.
 template <routine R, class T, class Args> void run_chol_lanes(const Args &a) {
@@ -56,6 +60,7 @@ template void run_lanes<SMALLLA_T>(const getrf_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(const getri_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(const matinv_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(const getrs_args<SMALLLA_T> &);
+template void run_any<SMALLLA_T>(const getrs_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(routine, const potrf_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(routine, const posv_args<SMALLLA_T> &);
 template void run_lanes<SMALLLA_T>(routine, const potrs_args<SMALLLA_T> &);
