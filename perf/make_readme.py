@@ -26,13 +26,13 @@ CURRENT_GPU_TESTS = [  # the GPU suite's records (newest first)
 CURRENT_GPU_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code, clocks as found"
 CURRENT_GPU_CHOL = "results/2026-11-26-h100-8a4db26-chol.csv"  # smallla-bench --ops potrf,posv,poinv,potri,gemm: the Cholesky family
 CURRENT_GPU_CHOL_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, the library of 8a4db26 (poinv n >= 40 after its scratch reservation, the rest the same kernels before it), measured 2026-11-26"
-CURRENT_HOST = "results/2026-11-27-host-63b4250-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
-CURRENT_GPU_GRID = "results/2026-11-27-h100-ab07c13-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
+CURRENT_HOST = "results/2026-11-27-host-f3fd6f8-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
+CURRENT_GPU_GRID = "results/2026-11-27-h100-23b4cd9-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_GPU_CHOL_GRID = "results/2026-11-26-h100-1ecf3eb-chol-grid.csv"  # smallla-bench --grid --ops potrf
 CURRENT_TORCH = "results/2026-11-26-h200-390e971-bench-torch.csv"  # perf/python/bench_torch.py: smallla against torch.linalg
 CURRENT_TORCH_DEVICE = "NVIDIA H200, torch 2.11.0 (CUDA 13.0), the Python package and a 90-real library of 390e971"
 CURRENT_HOST_MACHINE = "a 2-core AMD EPYC (Zen 5, AVX-512) KVM guest shared with other builds (differences under ~1.3x are noise)"
-CURRENT_HOST_CODE = "63b4250"  # the commit whose host kernels were measured (the AVX-512 copy chosen)
+CURRENT_HOST_CODE = "f3fd6f8"  # the commit whose host kernels were measured (the AVX-512 copy chosen)
 # ---------------------------------------------------------------------------------------------------------------
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -351,10 +351,9 @@ def generate():
     w("")
     w("smallla's time over the best of cuBLAS's batched routine (n <= 512), cuSOLVER's single-matrix routine looped")
     w("over the batch on one stream and on four (%s; below 1: smallla faster, bold: slower). getrs is getrf + getrs" % link(CURRENT_GPU_GRID))
-    w("with one right-hand side; matinv's cuSOLVER anchor is getrf + getrs on the identity. The median of 3 runs.")
-    w("Since this record, c621a8f made orders 600-2048 at batches 3-8 1.0-2.3x faster and matinv 256-512 at 3-4")
-    w("1.05-1.5x (cuBLAS's TRSM over the batch; part 21 of %s). The matinv c 1024 x 4 cell is not" % link("results/2026-11-26-h200-dae37ab-tests.txt"))
-    w("the steady time (7.3-7.5 ms in part 21's runs of the same library, 0.95x the vendor).")
+    w("with one right-hand side; matinv's cuSOLVER anchor is getrf + getrs on the identity. Each time is the median")
+    w("of 3 repetitions, and each cell the median of three grid runs in one call (perf/cuda/grid_median.py; a single")
+    w("run had cells 2-4x off, where its GEMM slowed too: part 24 of %s)." % link("results/2026-11-26-h200-dae37ab-tests.txt"))
     w("")
     out += grid_table(grid)
     w("")
@@ -404,8 +403,9 @@ def generate():
     w("gpu-stage/bin/smallla-bench --n %s --batch %s --csv %s" % (
         million_ns, ",".join(str(b) for b in million_batch), "perf/" + CURRENT_GPU_MILLION))
     w("gpu-stage/bin/smallla-bench --grid --ops getrf,getrs,matinv --precs d --n 64,128,256,512,600,1024,2048,4096 \\")
-    w("    --batches 1,2,4,16,64,256,1024 --max-gib 8 --reps 3 --csv %s   # then, appended:" % ("perf/" + CURRENT_GPU_GRID))
-    w("#   --precs s,c,z --n 128,256,512,1024 --batches 1,4,16,64 (the same other arguments)")
+    w("    --batches 1,2,4,16,64,256,1024 --max-gib 8 --reps 3 --csv run1.csv   # then, appended to run1.csv:")
+    w("#   --precs s,c,z --n 128,256,512,1024 --batches 1,4,16,64 (the same other arguments); twice more: run2, run3.csv")
+    w("python3 perf/cuda/grid_median.py %s run1.csv run2.csv run3.csv" % ("perf/" + CURRENT_GPU_GRID))
     w("gpu-stage/bin/smallla-bench --grid --ops potrf --precs d,s,z,c --n 8,16,32,40,64,96,128,192,256,384,512,768,1024,1536,2048,4096 \\")
     w("    --batches 1,2,4,8,16,64,128,256,512,1024,2048,4096 --max-gib 4 --reps 3 --csv %s" % ("perf/" + CURRENT_GPU_CHOL_GRID))
     w("# potrf's batch-dependent routing lines: perf/cuda/grid_routes.py on such a grid of a build without them")
