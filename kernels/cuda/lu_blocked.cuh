@@ -28,6 +28,9 @@ namespace cuda_kernels {
 // Panel width: 32 columns (a warp's worth, so that the TRSM of a column is one warp's shuffles); 16 for
 // double complex, whose 32 columns would take 128 registers per row.
 template <class T> constexpr int panel_width() { return sizeof(T) == 16 ? 16 : 32; }
+// The routing family `wide`: double complex panels of 32 columns (one row a thread, 128 registers) for a few matrices
+// of order <= 256, where the launches of the applies and GEMMs cost more than the wider rows (0 where none exists).
+template <class T> constexpr int wide_panel_width() { return sizeof(T) == 16 ? 32 : 0; }
 constexpr int panel_threads_max = 256;
 constexpr int panel_rows_per_thread_max = 2;
 // The largest order the blocked factorization serves: the first panel's rows must fit in one block's
@@ -105,18 +108,29 @@ getrf_panel(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info) {
                     }
                 }
         };
-        // The block's best of the warps' candidates: its position (ppos), and the warp that had it (returned).
+        // The block's best of the warps' candidates: its position (ppos), and the warp that had it (returned). Every
+        // slot is loaded at once and reduced as a tree (the order (key, position) is total, so any tree picks the
+        // same): at a few matrices the step's latency is the cost, and a loop waited on one load after another.
         auto block_best = [&](int &ppos) {
-            unsigned long long key = red_key[0];
-            ppos = red_pos[0];
-            int best = 0;
-            for (int w = 1; w < warps; ++w)
-                if (pivot_better(red_key[w], red_pos[w], key, ppos)) {
-                    key = red_key[w];
-                    ppos = red_pos[w];
-                    best = w;
-                }
-            return best;
+            unsigned long long key[W];
+            int where[W], who[W];
+#pragma unroll
+            for (int w = 0; w < W; ++w) {
+                key[w] = w < warps ? red_key[w] : 0ull;
+                where[w] = w < warps ? red_pos[w] : INT_MAX;
+                who[w] = w;
+            }
+#pragma unroll
+            for (int step = 1; step < W; step *= 2)
+#pragma unroll
+                for (int w = 0; w + step < W; w += 2 * step)
+                    if (pivot_better(key[w + step], where[w + step], key[w], where[w])) {
+                        key[w] = key[w + step];
+                        where[w] = where[w + step];
+                        who[w] = who[w + step];
+                    }
+            ppos = where[0];
+            return who[0];
         };
         int ppos = k, slot = 0;  // the pivot row's position, and the slot that holds it
         if (Pivot && piv) {

@@ -64,6 +64,7 @@ smallla_status_t gemm_minus(context &ctx, const char *routine, cublasHandle_t h,
 }
 
 static_assert(large_max_n == large_max_order, "the large family's orders are what one cluster's panel holds");
+static_assert(wide_max_order <= panel_threads_max, "the wide family's panels hold one row a thread");
 
 // A panel of m = n - j0 > blocked_max_n rows: getrf_panel_cluster on clusters of ceil(m / blocked_max_n) blocks
 // (more than 8 is a non-portable cluster size, which H100 allows), one cluster per matrix, at most 65535 matrices
@@ -159,10 +160,11 @@ template <class T> bool two_warps_route(context &ctx, int n, bool pivoting, int 
 
 // LU with (ipiv.base != nullptr) or without partial pivoting, in place, for 32 < n <= large_max_n (panels of more
 // than blocked_max_n rows over a cluster: sm_90 only, which the routing tables see to).
-template <class T>
-smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
-                               const pivot_batch<int> &ipiv, int *info, int batch, void **given_arrays = nullptr) {
-    constexpr int NB = panel_width<T>();
+// NB: panel_width<T>(), or wide_panel_width<T>() (then n <= wide_max_order: every panel one row a thread).
+template <class T, int NB>
+smallla_status_t getrf_blocked_panels(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
+                                      const pivot_batch<int> &ipiv, int *info, int batch, void **given_arrays) {
+    constexpr bool wide = NB != panel_width<T>();
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
     cublasHandle_t h = nullptr;
     if (smallla_status_t s = blas_on_stream(ctx, routine, h); s != SMALLLA_SUCCESS) return s;
@@ -184,7 +186,10 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
         for (int j0 = J0; j0 < J1; j0 += NB) {
             const int m = n - j0, nb = std::min(NB, m), rest = m - nb, cols = J1 - j0 - nb;
             const unsigned one_row = (m + 31) / 32 * 32, two_rows = ((m + 1) / 2 + 31) / 32 * 32;
-            if (m > blocked_max_n) {
+            if constexpr (wide) {
+                if (p.base != nullptr) getrf_panel<T, NB, 1, true><<<batch, one_row, 0, stream>>>(n, j0, a, p, info);
+                else getrf_panel<T, NB, 1, false><<<batch, one_row, 0, stream>>>(n, j0, a, p, info);
+            } else if (m > blocked_max_n) {
                 const smallla_status_t s = p.base != nullptr
                                                ? launch_panel_cluster<T, NB, true>(ctx, routine, n, j0, a, p, info, batch)
                                                : launch_panel_cluster<T, NB, false>(ctx, routine, n, j0, a, p, info, batch);
@@ -220,6 +225,16 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
             return s;
     }
     return SMALLLA_SUCCESS;
+}
+template <class T>
+smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
+                               const pivot_batch<int> &ipiv, int *info, int batch, void **given_arrays = nullptr) {
+    if constexpr (wide_panel_width<T>() > 0) {
+        const auto r = ipiv.base != nullptr ? cuda_kernels::routine::getrf : cuda_kernels::routine::getrf_nopiv;
+        if (n <= wide_max_order && route(ctx, r, scalar_traits<T>::letter, n, batch) == family::wide)
+            return getrf_blocked_panels<T, wide_panel_width<T>()>(ctx, routine, n, A, ipiv, info, batch, given_arrays);
+    }
+    return getrf_blocked_panels<T, panel_width<T>()>(ctx, routine, n, A, ipiv, info, batch, given_arrays);
 }
 
 // getri_blocked's form for large orders (and the large family's at any order: a few matrices, where one block per

@@ -140,7 +140,7 @@ template <class T> smallla_status_t getrf_routed(context &ctx, const getrf_args<
     if (register_family(f)) {
         if (a.n > register_max_n) return no_kernel(ctx, "getrf", a.n);
         with_register_order(a.n, [&](auto N) { launch_getrf_registers<T, decltype(N)::value>(a, f, stream_of(ctx)); });
-    } else if (f == family::two_warps || f == family::blocked) {
+    } else if (f == family::two_warps || f == family::blocked || f == family::wide) {
         return getrf_above_registers<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);
     } else if (f == family::large) {
         return getrf_blocked<T>(ctx, "getrf", a.n, a.A, a.ipiv, a.info, a.batch);

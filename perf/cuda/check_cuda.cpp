@@ -29,6 +29,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../../tests/checker/near_tie.h"
@@ -907,6 +908,10 @@ void chol_sweep(smallla_handle_t hh, smallla_handle_t hc, int n, bool packed, st
 }
 
 template <class C>
+void large_order(smallla_handle_t hh, smallla_handle_t hc, int n, const std::vector<std::vector<int>> &kinds_by_batch,
+                 bool getrf_only = false);
+
+template <class C>
 void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<int> &orders,
                    const std::vector<std::pair<int, int>> &nulls) {
     std::mt19937 rng(1234);
@@ -926,6 +931,10 @@ void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<i
         // and blocked (100 in s, d) Cholesky, 800 the blocked one at 200 in every precision (a last step of 8).
         if (n == 40 || n == 100) chol_sweep<C>(hh, hc, n, false, rng, 3000);
         if (n == 200) chol_sweep<C>(hh, hc, n, false, rng, 800);
+        // Double complex with 1-3 matrices where the routing family `wide` serves (panels of 32 columns): a NaN, a
+        // zero column, ties in column 0 and at a later step, kind 4 (ratios) and random.
+        if (std::is_same<C, smallla_complex_double>::value && (n == 64 || n == 128 || n == 200))
+            large_order<C>(hh, hc, n, {{3}, {2, 1}, {5, 4, 0}});
         std::printf("%s n=%d done (%d failures so far)\n", api<C>::name, n, failures);
         std::fflush(stdout);
     }
@@ -1128,7 +1137,7 @@ template <class C> void large_getrs(smallla_handle_t hh, smallla_handle_t hc, in
 // mostly the ratios (O(n^3) in long double per routine and form: none for NaN, xGET01's only for a zero column).
 template <class C>
 void large_order(smallla_handle_t hh, smallla_handle_t hc, int n, const std::vector<std::vector<int>> &kinds_by_batch,
-                 bool getrf_only = false) {
+                 bool getrf_only) {
     std::mt19937 rng(2024 + n);
     for (const std::vector<int> &kinds : kinds_by_batch) {
         const auto t0 = std::chrono::steady_clock::now();

@@ -36,13 +36,15 @@ enum class family : unsigned char {
                   // ties and NaN; perf/NOTES.md, "Large orders")
     vendor_batched,  // cuSOLVER's batched potrf (potrf, posv's factorization), at batches too small for the blocked
                      // Cholesky and too large for the vendor loop (lib/cuda/vendor.cuh)
+    wide,         // getrf (and matinv's factorization): blocked with panels twice as wide (lu_blocked.cuh), half the
+                  // launches where a few matrices leave them the cost; double complex, n <= 256
 };
 // The families' names, in the enum's order (SMALLLA_ROUTE's overrides, smallla-route-info).
 constexpr const char *family_names[] = {"thread",    "lane",    "lane_rolled", "two_rows", "prefetch",  "two_warps",
                                         "columns",   "blocked", "large",       "one_block", "panels",   "vendor",
-                                        "vendor_batched"};
+                                        "vendor_batched", "wide"};
 constexpr int family_count = sizeof(family_names) / sizeof(family_names[0]);
-static_assert(family_count == (int)family::vendor_batched + 1, "family_names must name every family");
+static_assert(family_count == (int)family::wide + 1, "family_names must name every family");
 constexpr const char *routine_names[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv",
                                          "potrf", "potrs",       "posv",  "potri", "poinv"};
 constexpr int routine_count = sizeof(routine_names) / sizeof(routine_names[0]);
@@ -61,6 +63,9 @@ constexpr int columns_max_order(char p) { return p == 'z' ? 48 : 64; }
 constexpr int two_warps_min_order = 33, two_warps_max_order = 64;
 constexpr int blocked_max_order = 512;
 constexpr int large_max_order = 8192;  // a panel's rows in one cluster of 16 blocks (lu_blocked.cuh)
+// The wide panels: one row a thread, 32 double complex columns in registers (lu_blocked.cuh, wide_panel_width).
+constexpr int wide_max_order = 256;
+constexpr bool wide_exists(char p) { return p == 'z'; }
 constexpr bool two_rows_exist(char p, int n) { return (n >= 17 && n <= 20 && p != 'z') || (p == 's' && (n == 11 || n == 12)); }
 constexpr bool family_exists(routine r, family f, char p, int n) {
     if (is_cholesky(r))
@@ -89,6 +94,7 @@ constexpr bool family_exists(routine r, family f, char p, int n) {
     case family::vendor: return false;
 #endif
     case family::vendor_batched: return false;
+    case family::wide: return factor && wide_exists(p) && n > lane_max_order && n <= wide_max_order;
     }
     return false;
 }
