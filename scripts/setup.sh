@@ -21,9 +21,9 @@ packages=(cmake make g++ gcc gfortran pkg-config libcmocka-dev liblapack-dev lib
           python3-numpy python3-scipy python3-pytest python3-pip python3-setuptools python3-wheel)
 # Open MPI: the scale-out example examples/mpi and its CTest (mpirun -np 2 on the host backend).
 packages+=(libopenmpi-dev openmpi-bin)
-# The host benchmark's anchors (perf/host/bench_host.cpp): serial OpenBLAS (loaded at run time) and Eigen 3.
+# The host benchmark's anchors (perf/host/bench_host.cpp): serial and threaded OpenBLAS (loaded at run time) and Eigen 3.
 # The tests' LAPACK oracle stays reference LAPACK whatever liblapack.so.3 then points at (cmake/oracle_lapack.cmake).
-packages+=(libopenblas0-serial libeigen3-dev)
+packages+=(libopenblas0-serial libopenblas0-pthread libeigen3-dev)
 # npm: Debian's package, unless node already brings its own npm (e.g. NodeSource's nodejs, which conflicts
 # with Debian's npm package).
 command -v npm >/dev/null 2>&1 || packages+=(npm)
