@@ -229,6 +229,8 @@ smallla_status_t getrf_blocked_panels(context &ctx, const char *routine, int n, 
 template <class T>
 smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
                                const pivot_batch<int> &ipiv, int *info, int batch, void **given_arrays = nullptr) {
+    static_assert(wide_exists(scalar_traits<T>::letter) == (wide_panel_width<T>() > 0),
+                  "the routing tables' wide family and its panel width name the same precisions");
     if constexpr (wide_panel_width<T>() > 0) {
         const auto r = ipiv.base != nullptr ? cuda_kernels::routine::getrf : cuda_kernels::routine::getrf_nopiv;
         if (n <= wide_max_order && route(ctx, r, scalar_traits<T>::letter, n, batch) == family::wide)
