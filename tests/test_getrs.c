@@ -1,6 +1,6 @@
 /* getrs (solve with A, A^T or A^H from the LU factors): every precision, both forms, trans N/T/C, nrhs 1
- * and several, n = 0..40 and larger, batch 0, 1 and hundreds, gaps (ldb > n, strides), LAPACK's nonsingular
- * matrix types, ipiv == NULL, NaN in B. The factors come from LAPACK; the solution must give
+ * and several, n = 0..40 and larger, batch 0, 1 and hundreds, gaps (ldb > n, strides) and none, LAPACK's
+ * nonsingular matrix types, ipiv == NULL, NaN in B. The factors come from LAPACK; the solution must give
  * xGET02's max_j ||B_j - op(A) X_j|| / (||op(A)|| ||X_j|| eps) < 30, with A and ipiv untouched. */
 #include <complex.h>
 #include <math.h>
@@ -119,6 +119,24 @@ static void getrs_batch_counts(void **state) {
             }
 }
 
+/* Batches without gaps (lda = n, strides n^2, n and n), whose full groups of matrices the host backend moves as
+ * whole vectors: orders 1-16, partial last groups (37) and only full ones (64), one right-hand side (moved that
+ * way too) and two, with and without pivoting. */
+static void getrs_back_to_back(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    static const int ns[] = {1, 2, 3, 4, 5, 8, 16};
+    static const int batches[] = {37, 64};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; ++k)
+        for (int t = 0; t < 3; ++t)
+            for (int q = 0; q < 4; ++q) {
+                const int pivoting = q != 3;
+                getrs_case c = {CHK_STRIDED, (smallla_operation_t)t, ns[k], q == 2 ? 2 : 1, batches[q % 2], 0, 0, 0,
+                                pivoting ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, pivoting, 700u + 10 * k + q};
+                run_getrs(p, &c);
+            }
+}
+
 /* LAPACK's nonsingular types (the zero-column ones make U singular, where getrs gives Inf/NaN by design). */
 static void getrs_matrix_types(void **state) {
     chk_prec p = chk_state_prec(state);
@@ -213,6 +231,7 @@ int main(int argc, char **argv) {
         CHK_TEST_ALL_PRECS(getrs_nopiv),         CHK_TEST_ALL_PRECS(getrs_nrhs_and_gaps),
         CHK_TEST_ALL_PRECS(getrs_batch_counts),  CHK_TEST_ALL_PRECS(getrs_matrix_types),
         CHK_TEST_ALL_PRECS(getrs_nan),           CHK_TEST_ALL_PRECS(getrs_large_orders),
+        CHK_TEST_ALL_PRECS(getrs_back_to_back),
     };
     return chk_main(argc, argv, "getrs", tests, sizeof tests / sizeof tests[0]);
 }

@@ -96,15 +96,64 @@ template <class R, int W> inline void transpose_block(typename simd<R, W>::vec (
         for (int i = 0; i < W; ++i) v[i] = t[i];
     }
 }
+// Whole unaligned vectors in memory, one load or store each (a memcpy of several vectors became 16-byte moves,
+// whose stores the vector loads then could not forward).
+template <class R, int W> struct unaligned_simd {
+    typedef R vec __attribute__((vector_size(sizeof(R) * W), aligned(alignof(R)), may_alias));
+};
+template <class R, int W> inline typename simd<R, W>::vec load_vector(const R *p) {
+    return *reinterpret_cast<const typename unaligned_simd<R, W>::vec *>(p);
+}
+template <class R, int W> inline void store_vector(R *p, typename simd<R, W>::vec v) {
+    *reinterpret_cast<typename unaligned_simd<R, W>::vec *>(p) = v;
+}
+
 // v[q] = (src[0][q], ..., src[W-1][q]) for q < W: W consecutive elements of each of W matrices, into lanes.
 template <class R, int W> inline void gather_block(typename simd<R, W>::vec (&v)[W], const R *const (&src)[W], long at) {
-    for (int w = 0; w < W; ++w) std::memcpy(&v[w], src[w] + at, sizeof(v[w]));
+    for (int w = 0; w < W; ++w) v[w] = load_vector<R, W>(src[w] + at);
     transpose_block<R, W>(v);
 }
 // The inverse: dst[w][at + q] = lane w of v[q] (v is overwritten).
 template <class R, int W> inline void scatter_block(R *const (&dst)[W], long at, typename simd<R, W>::vec (&v)[W]) {
     transpose_block<R, W>(v);
-    for (int w = 0; w < W; ++w) std::memcpy(dst[w] + at, &v[w], sizeof(v[w]));
+    for (int w = 0; w < W; ++w) store_vector<R, W>(dst[w] + at, v[w]);
+}
+
+// ---- moving W matrices stored back to back (a strided batch without gaps) between memory and lanes ---------
+// K <= W consecutive numbers per matrix, W matrices in a row (K * W numbers) as K vectors, into v[e] lane w =
+// number e of matrix w: a number's position p = w K + e becomes e W + w, its bits rotated right by log2 K, one bit
+// a round that takes the sequence's even and odd numbers apart (split_round); merge_round, which interleaves its
+// halves, is the inverse. K is a power of two. (K >= W numbers per matrix move by W x W blocks, gather_block.)
+template <class V, int W, int Odd, std::size_t... P> inline V deinterleave(V a, V b, std::index_sequence<P...>) {
+#if defined(__clang__) || __GNUC__ >= 12
+    return __builtin_shufflevector(a, b, (int)(2 * P + Odd)...);
+#else
+    return __builtin_shuffle(a, b, decltype(a < b){2 * P + Odd...});
+#endif
+}
+template <class V, int W, int K> inline void split_round(const V *in, V *out) {
+    for (int i = 0; i < K / 2; ++i) {
+        out[i] = deinterleave<V, W, 0>(in[2 * i], in[2 * i + 1], std::make_index_sequence<W>());
+        out[i + K / 2] = deinterleave<V, W, 1>(in[2 * i], in[2 * i + 1], std::make_index_sequence<W>());
+    }
+}
+template <class V, int W, int K> inline void merge_round(const V *in, V *out) {
+    for (int i = 0; i < K / 2; ++i) {
+        out[2 * i] = interleave_half<V, W, 0>(in[i], in[i + K / 2], std::make_index_sequence<W>());
+        out[2 * i + 1] = interleave_half<V, W, W / 2>(in[i], in[i + K / 2], std::make_index_sequence<W>());
+    }
+}
+// The K vectors in a, rearranged between a and b into lanes (ToLanes) or back; returns the one holding the result.
+template <class R, int W, int K, bool ToLanes>
+inline typename simd<R, W>::vec *rearrange_flat(typename simd<R, W>::vec *a, typename simd<R, W>::vec *b) {
+    using V = typename simd<R, W>::vec;
+    static_assert(K > 0 && (K & (K - 1)) == 0 && K <= W, "K must be a power of two up to W");
+    for (int round = 1; round < K; round *= 2) {
+        if (ToLanes) split_round<V, W, K>(a, b);
+        else merge_round<V, W, K>(a, b);
+        std::swap(a, b);
+    }
+    return a;
 }
 
 // W complex numbers: real parts, imaginary parts.

@@ -115,11 +115,57 @@ template <int W, class F> inline void for_each_group(int batch, double flops_per
 template <class T> inline either_batch<const T> read_only(const either_batch<T> &M) {
     return {M.base, M.ptrs, M.ld, M.stride};
 }
+// A full group of W matrices of E elements each that lie back to back (a strided batch without gaps) moves as
+// whole vectors, rearranged in registers (rearrange_flat), where its K numbers per matrix (complex: real and
+// imaginary parts) are a power of two up to W. (Beyond W, by W x W blocks as gather_block moves them, getrs
+// measured 0.6-0.9x at some orders and threads, perf/NOTES.md.) flat_group says where the group starts, or nullptr.
+constexpr bool power_of_two(int k) { return k > 0 && (k & (k - 1)) == 0; }
+template <class T> constexpr int reals_per(int elements) {
+    return std::is_same<T, real_t<T>>::value ? elements : 2 * elements;
+}
+template <class T, int W, int E> constexpr bool flat_copies() {
+    return W > 1 && reals_per<T>(E) <= W && power_of_two(reals_per<T>(E));
+}
+template <int E, int W, class B> inline auto flat_group(const B &M, lane_group g, int ld) -> decltype(M.base) {
+    return g.count == W && M.ptrs == nullptr && M.ld == ld && M.stride == E ? M.base + g.first * E : nullptr;
+}
+// Number k of lanes x (complex: the real and imaginary parts of element k / 2 in turn) as a raw vector.
+template <class R, int W> inline typename simd<R, W>::vec &lane_number(rlanes<R, W> *x, int k) { return x[k].v; }
+template <class R, int W> inline typename simd<R, W>::vec &lane_number(clanes<R, W> *x, int k) {
+    return k % 2 ? x[k / 2].im : x[k / 2].re;
+}
+template <class R, int W> inline typename simd<R, W>::vec lane_number(const rlanes<R, W> *x, int k) { return x[k].v; }
+template <class R, int W> inline typename simd<R, W>::vec lane_number(const clanes<R, W> *x, int k) {
+    return k % 2 ? x[k / 2].im : x[k / 2].re;
+}
+template <int E, int W, class T> inline void load_flat(lanes_of<T, W> *__restrict x, const T *src) {
+    using R = real_t<T>;
+    using V = typename simd<R, W>::vec;
+    constexpr int K = reals_per<T>(E);
+    V a[K], b[K];
+    for (int k = 0; k < K; ++k) a[k] = load_vector<R, W>(reinterpret_cast<const R *>(src) + k * W);
+    const V *v = rearrange_flat<R, W, K, true>(a, b);
+    for (int k = 0; k < K; ++k) lane_number(x, k) = v[k];
+}
+template <int E, int W, class T> inline void store_flat(T *dst, const lanes_of<T, W> *__restrict x) {
+    using R = real_t<T>;
+    using V = typename simd<R, W>::vec;
+    constexpr int K = reals_per<T>(E);
+    V a[K], b[K];
+    for (int k = 0; k < K; ++k) a[k] = lane_number(x, k);
+    const V *v = rearrange_flat<R, W, K, false>(a, b);
+    for (int k = 0; k < K; ++k) store_vector<R, W>(reinterpret_cast<R *>(dst) + k * W, v[k]);
+}
+
 // Interleaved copies between the group's matrices (leading dimension ld) and lanes (leading dimension N).
-// A full group of real matrices of order 2W or more moves by blocks of W rows of a column (gather_block,
-// scatter_block); the rows the blocks leave, element by element.
-template <int N, int W, class T>
+// Flat (getrs): matrices back to back move flat (above; getrf, getri and matinv measured 0.8-1.3x that way,
+// perf/NOTES.md). Otherwise a full group of real matrices of order 2W or more moves by blocks of W rows of a
+// column (gather_block, scatter_block); the rows the blocks leave, element by element.
+template <int N, int W, class T, bool Flat = false>
 inline void load_lanes(lanes_of<T, W> *__restrict a, either_batch<const T> M, lane_group g) {
+    if constexpr (Flat && flat_copies<T, W, N * N>() && !(std::is_same<T, real_t<T>>::value && N >= 2 * W)) {
+        if (const T *src = flat_group<N * N, W>(M, g, N)) return load_flat<N * N, W, T>(a, src);
+    }
     if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
         if (g.count == W) {
             const T *m[W];
@@ -336,27 +382,85 @@ template <bool Forward, int N, class L> inline void interchange_lane(L *x, const
     }
 }
 
+// The same interchanges on all W lanes at once, for small orders: ipiv[k] holds the W matrices' pivots of row k
+// as a vector; each lane's exchange becomes selects against every other row (N - 1 of them) instead of lane
+// accesses through memory.
+template <bool Forward, int N, int W, class L>
+inline void interchange_lanes(L *x, const typename simd<int, W>::vec *ipiv) {
+    using mask = decltype(abs1(x[0]) < abs1(x[0]));
+    for (int s = 0; s < N; ++s) {
+        const int k = Forward ? s : N - 1 - s;
+        for (int r = 0; r < N; ++r) {
+            if (r == k) continue;
+            const mask m = __builtin_convertvector(ipiv[k] == r + 1, mask);
+            const L t = x[k];
+            x[k] = select(m, x[r], x[k]);
+            x[r] = select(m, t, x[r]);
+        }
+    }
+}
+// ipiv[k] lane w = the pivot of row k of the group's matrix w (the padding lanes': k + 1, no exchange).
+template <int N, int W>
+inline void load_pivot_lanes(typename simd<int, W>::vec *ipiv, pivot_batch<const int> P, lane_group g) {
+    if constexpr (power_of_two(N) && N <= W) {
+        if (g.count == W && P.stride == N) {
+            using V = typename simd<int, W>::vec;
+            V a[N], b[N];
+            for (int k = 0; k < N; ++k) a[k] = load_vector<int, W>(P[g.first] + k * W);
+            const V *v = rearrange_flat<int, W, N, true>(a, b);
+            for (int k = 0; k < N; ++k) ipiv[k] = v[k];
+            return;
+        }
+    }
+    int piv[N * W];
+    load_pivots<N, W>(piv, P, g);
+    std::memcpy(ipiv, piv, sizeof piv);
+}
+
 // ---- getrs ------------------------------------------------------------------------------------------------
+// Lanes: up to order 4 the interchanges are selects on all lanes (interchange_lanes), beyond lane by lane; one
+// right-hand side per matrix stored back to back moves flat.
+constexpr int select_interchanges_max_order = 4;
 template <class T, class Size, class BatchA, class BatchB>
 void getrs_batch(Size size, smallla_operation_t trans, int nrhs, const BatchA &A, pivot_batch<const int> P,
                  const BatchB &B, int batch) {
     const int n = size;
     if constexpr (Size::in_lanes) {
         constexpr int N = Size::value, W = lanes_for<T, N>();
+        constexpr bool selects = N <= select_interchanges_max_order;
         using L = lanes_of<T, W>;
+        using ivec = typename simd<int, W>::vec;
         for_each_group<W>(batch, 2.0 * N * N * nrhs, [&](lane_group g) {
             L a[N * N], x[N];
-            lanes_step<N, load_lanes<N, W, T>>(a, read_only(A), g);
+            ivec ipiv[selects ? N : 1] = {};
+            lanes_step<N, load_lanes<N, W, T, true>>(a, read_only(A), g);
+            if (selects && P.base) load_pivot_lanes<N, W>(ipiv, P, g);
+            T *flat_b = nullptr;
+            if constexpr (flat_copies<T, W, N>()) flat_b = nrhs == 1 ? flat_group<N, W>(B, g, B.ld) : nullptr;
             const long ldb = B.ld;
+            const bool forward = P.base && trans == SMALLLA_OP_N, backward = P.base && trans != SMALLLA_OP_N;
             for (int r = 0; r < nrhs; ++r) {
-                for (int w = 0; w < W; ++w) {
-                    const T *b = w < g.count ? B[g.first + w] + r * ldb : nullptr;
-                    for (int i = 0; i < N; ++i) x[i].set(w, b ? b[i] : T(real_t<T>(0)));
-                    if (b && P.base && trans == SMALLLA_OP_N) interchange_lane<true, N>(x, P[g.first + w], w);
+                if (flat_b) {
+                    if constexpr (flat_copies<T, W, N>()) load_flat<N, W, T>(x, flat_b);
+                    for (int w = 0; !selects && forward && w < W; ++w) interchange_lane<true, N>(x, P[g.first + w], w);
+                } else {
+                    for (int w = 0; w < W; ++w) {
+                        const T *b = w < g.count ? B[g.first + w] + r * ldb : nullptr;
+                        for (int i = 0; i < N; ++i) x[i].set(w, b ? b[i] : T(real_t<T>(0)));
+                        if (!selects && b && forward) interchange_lane<true, N>(x, P[g.first + w], w);
+                    }
                 }
+                if (selects && forward) interchange_lanes<true, N, W>(x, ipiv);
                 lu_solve_unpermuted(size, size, a, trans, x);
+                if (selects && backward) interchange_lanes<false, N, W>(x, ipiv);
+                if (flat_b) {
+                    for (int w = 0; !selects && backward && w < W; ++w)
+                        interchange_lane<false, N>(x, P[g.first + w], w);
+                    if constexpr (flat_copies<T, W, N>()) store_flat<N, W, T>(flat_b, x);
+                    continue;
+                }
                 for (int w = 0; w < g.count; ++w) {
-                    if (P.base && trans != SMALLLA_OP_N) interchange_lane<false, N>(x, P[g.first + w], w);
+                    if (!selects && backward) interchange_lane<false, N>(x, P[g.first + w], w);
                     T *b = B[g.first + w] + r * ldb;
                     for (int i = 0; i < N; ++i) b[i] = x[i].get(w);
                 }
