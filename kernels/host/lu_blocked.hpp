@@ -1,28 +1,34 @@
 // The host LU family's blocked form (family "blocked" in routing.def): one matrix at a time from a copy in the
-// Cholesky blocked form's padded planes (chol_blocked.hpp), right-looking in panels of lu_panel columns:
+// Cholesky blocked form's padded planes (chol_blocked.hpp), right-looking in outer blocks of lu_outer columns, each
+// in panels of lu_panel columns:
 //  - the panel factored column by column (LAPACK's pivot choice, rows interchanged within the panel, the
 //    reciprocal-or-division scaling of lu_host.hpp), its rank-1 updates W rows at a time; then its interchanges on
-//    the columns left and right of it;
+//    the block's columns left and right of it;
 //  - U12 = inv(L11) A12, a few columns at a time in registers;
-//  - A22 -= L21 U12 by register tiles of the blocked form's shape (MR vectors of W rows by NR columns).
+//  - A22 -= L21 U12 by register tiles of the blocked form's shape (MR vectors of W rows by NR columns): within the
+//    block after each panel, right of the block once per block (blocked_lu).
 // Padding rows and columns compute junk that is never stored; rows are interchanged only within the order.
 // getri and matinv: inv(A) = inv(U) inv(L) P by two blocked triangular solves of the identity with the same
 // tiles (the first skips inv(L)'s zeros: LAPACK's 4n^3/3 flops of xGETRI), P as the store's column order.
 #pragma once
 
 #include <cstring>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "chol_blocked.hpp"
 #include "lu_host.hpp"
+#include "routing.hpp"
 
 namespace smallla {
 namespace host_kernels {
 inline namespace SMALLLA_HOST_ISA {
 
-// Panel width: a multiple of every tile width NR, and the depth of each A22 update.
+// Panel width: a multiple of every tile width NR, and the depth of each update inside an outer block.
 constexpr int lu_panel = 16;
+// Outer block width (blocked_lu): a multiple of lu_panel and of every tile's rows, the depth of each A22 update.
+constexpr int lu_outer = 128;
 
 // acc[r][c] -= A(i + r*W + w, k) * B(k, j + c) for k in [k0, k1), in increasing k.
 template <class T, class E, int MR, int NR>
@@ -183,47 +189,108 @@ SMALLLA_SHARED_STEP void panel_solve(const planes<T> &F, const planes<T> &B, int
     }
 }
 
+// body(x) for x = x0, x0 + step, ... below x1: spread over all threads when team (a batch smaller than the thread
+// count, factored one matrix at a time), else on this thread.
+template <class F> inline void for_each_strip(bool team, int x0, int x1, int step, const F &body) {
+    if (!team) {  // no parallel region at all: even an inactive one costs about a microsecond
+        for (int x = x0; x < x1; x += step) body(x);
+        return;
+    }
+#pragma omp parallel for schedule(static)
+    for (int x = x0; x < x1; x += step) body(x);
+}
+
+// C -= A B on rows [i0, i1) (whole panels of rows), columns [j0, j1) (multiples of NR), A's columns [k0, k1) in
+// increasing order: tiles of the blocked form's width and of at most a panel's rows, so that none passes i1.
+template <class T>
+inline void subtract_product(const planes<T> &C, const planes<T> &A, const planes<T> &B, int i0, int i1, int j0,
+                             int j1, int k0, int k1) {
+    using S = blocked_tile<T>;
+    constexpr int MR = S::MR < panel_vectors<T>() ? S::MR : panel_vectors<T>();
+    lanes_of<T, S::W> acc[MR][S::NR];
+    for (int s = j0; s < j1; s += S::NR)
+        for (int i = i0; i < i1; i += MR * S::W) {
+            tile_load(C, i, s, acc);
+            tile_subtract_nn(A, B, i, s, k0, k1, acc);
+            tile_store(C, i, s, acc);
+        }
+}
+// C -= A B on one column strip [j, j + NR), rows from i0 by the blocked form's tiles (the last may pass n).
+template <class T>
+inline void subtract_product_below(const planes<T> &C, const planes<T> &A, const planes<T> &B, int i0, int n, int j,
+                                   int k0, int k1) {
+    using S = blocked_tile<T>;
+    lanes_of<T, S::W> acc[S::MR][S::NR];
+    for (int i = i0; i < n; i += S::rows) {
+        tile_load(C, i, j, acc);
+        tile_subtract_nn(A, B, i, j, k0, k1, acc);
+        tile_store(C, i, j, acc);
+    }
+}
+
 // LU of the padded copy A (order n), in place. ipiv (Pivoting) receives the 1-based pivots; returns LAPACK's info
 // (the first zero pivot; a zero pivot does not stop the factorization and leaves its column unscaled).
-template <bool Pivoting, class T> inline int blocked_lu(const planes<T> &A, int n, int cols, int *ipiv) {
+// Outer blocks of lu_outer columns: a block's panels update only the block's columns; the columns right of it then
+// get, a strip at a time, the block's interchanges, U12 (a panel of rows at a time) and one A22 update of depth
+// lu_outer, so that A22 is walked once a block, not once a panel. Each element sees the same operations in the same
+// order as with one update a panel (the updates of a tile accumulate in increasing k either way): the results are
+// bitwise the same, and the same with team (the updates' rows or column strips spread over the threads).
+template <bool Pivoting, class T> inline int blocked_lu(const planes<T> &A, int n, int cols, int *ipiv, bool team) {
     using S = blocked_tile<T>;
     using E = lanes_of<T, S::W>;
     using R = real_t<T>;
     constexpr int MR = S::MR, NR = S::NR, ROWS = S::rows;
     int info = 0;
-    for (int k0 = 0; k0 < n; k0 += lu_panel) {
-        const int k1 = n - k0 < lu_panel ? n : k0 + lu_panel;
-        for (int k = k0; k < k1; ++k) {
-            if constexpr (Pivoting) {
-                const int p = first_max_position(k, n, [&](int i) { return A.get(i, k); });
-                ipiv[k] = p + 1;
-                swap_rows(A, ipiv, k, k + 1, k0, k1);  // the panel's columns now (p != k only for a nonzero pivot)
+    for (int b0 = 0; b0 < n; b0 += lu_outer) {
+        const int b1 = n - b0 < lu_outer ? n : b0 + lu_outer;
+        const int block_end = b1 == n ? cols : b1;  // the block's columns (the last one's padding too: whole tiles)
+        for (int k0 = b0; k0 < b1; k0 += lu_panel) {
+            const int k1 = b1 - k0 < lu_panel ? b1 : k0 + lu_panel;
+            for (int k = k0; k < k1; ++k) {
+                if constexpr (Pivoting) {
+                    const int p = first_max_position(k, n, [&](int i) { return A.get(i, k); });
+                    ipiv[k] = p + 1;
+                    swap_rows(A, ipiv, k, k + 1, k0, k1);  // the panel's columns now (p != k only for a nonzero pivot)
+                }
+                const T pivot = A.get(k, k);
+                if (is_zero(pivot)) {
+                    if (info == 0) info = k + 1;
+                } else if (!below_sfmin(pivot)) {
+                    const T r = T(R(1)) / pivot;
+                    for (int i = k + 1; i < n; ++i) A.set(i, k, A.get(i, k) * r);
+                } else {
+                    for (int i = k + 1; i < n; ++i) A.set(i, k, A.get(i, k) / pivot);
+                }
+                for (int j = k + 1; j < k1; ++j) column_axpy(A, j, k, A.get(k, j), k + 1, n);
             }
-            const T pivot = A.get(k, k);
-            if (is_zero(pivot)) {
-                if (info == 0) info = k + 1;
-            } else if (!below_sfmin(pivot)) {
-                const T r = T(R(1)) / pivot;
-                for (int i = k + 1; i < n; ++i) A.set(i, k, A.get(i, k) * r);
-            } else {
-                for (int i = k + 1; i < n; ++i) A.set(i, k, A.get(i, k) / pivot);
+            if constexpr (Pivoting) {  // the rest of the block's rows: its columns left and right of the panel
+                swap_rows(A, ipiv, k0, k1, b0, k0);
+                swap_rows(A, ipiv, k0, k1, k1, b1);
             }
-            for (int j = k + 1; j < k1; ++j) column_axpy(A, j, k, A.get(k, j), k + 1, n);
+            if (k1 == b1) break;
+            // The block's columns right of the panel: U12 = inv(L11) A12, then A22 -= L21 U12 (rows by the team).
+            panel_solve<T, false>(A, A, k0, k1, block_end);
+            for_each_strip(team, k1, n, ROWS, [&](int i) {
+                E acc[MR][NR];
+                for (int s = k1; s < block_end; s += NR) {
+                    tile_load(A, i, s, acc);
+                    tile_subtract_nn(A, A, i, s, k0, k1, acc);
+                    tile_store(A, i, s, acc);
+                }
+            });
         }
-        if constexpr (Pivoting) {  // the rest of the rows: the columns left and right of the panel
-            swap_rows(A, ipiv, k0, k1, 0, k0);
-            swap_rows(A, ipiv, k0, k1, k1, n);
-        }
-        if (k1 == n) break;
-        // U12 = inv(L11) A12 (L11 unit lower; the panel is whole here), then A22 -= L21 U12 over the padded columns.
-        panel_solve<T, false>(A, A, k0, k1, cols);
-        E acc[MR][NR];
-        for (int s = k1; s < cols; s += NR)
-            for (int i = k1; i < n; i += ROWS) {
-                tile_load(A, i, s, acc);
-                tile_subtract_nn(A, A, i, s, k0, k1, acc);
-                tile_store(A, i, s, acc);
+        if constexpr (Pivoting) swap_rows(A, ipiv, b0, b1, 0, b0);  // the block's interchanges left of it
+        if (b1 == n) break;
+        // The columns right of the block, a strip of NR at a time (strips by the team): the block's interchanges,
+        // U12 = inv(L11) A12 a panel of rows at a time, then A22 -= L21 U12.
+        for_each_strip(team, b1, cols, NR, [&](int s) {
+            if constexpr (Pivoting) swap_rows(A, ipiv, b0, b1, s, s + NR < n ? s + NR : n);
+            for (int k0 = b0; k0 < b1; k0 += lu_panel) {
+                panel_solve<T, false>(A, A, k0, s, s + NR);
+                subtract_product(A, A, A, k0 + lu_panel, b1, s, s + NR, k0, k0 + lu_panel);
             }
+            subtract_product_below(A, A, A, b1, n, s, b0, b1);
+        });
     }
     return info;
 }
@@ -233,30 +300,34 @@ template <bool Pivoting, class T> inline int blocked_lu(const planes<T> &A, int 
 template <class T> struct lu_layout : blocked_layout<T> {
     explicit lu_layout(int n) : blocked_layout<T>(n, blocked_tile<T>::rows) {}
 };
-// Per-thread scratch of `copies` such copies (64-byte aligned) and n ints.
+// Scratch of `copies` such copies (64-byte aligned) and n ints for each of `sets` threads (a team shares one set).
+// Not zeroed here: load_square and blocked_lu_inverse write all of a copy before it is read (zeroing megabytes a
+// call cost up to a third of the time of a team's factorization at n = 512).
 template <class T> struct lu_scratch {
     using R = real_t<T>;
     lu_layout<T> shape;
     long each;
-    std::vector<R> data;
-    std::vector<int> ints;
-    lu_scratch(int n, int copies)
-        : shape(n), each(shape.reals * copies + 64), data((size_t)each * omp_get_max_threads() + 64),
-          ints((size_t)n * omp_get_max_threads()) {}
+    std::unique_ptr<R[]> data;
+    std::unique_ptr<int[]> ints;
+    lu_scratch(int n, int copies, int sets)
+        : shape(n), each(shape.reals * copies + 64), data(new R[(size_t)each * sets + 64]),
+          ints(new int[(size_t)n * sets]) {}
     R *operator[](int thread) {
-        R *p = data.data() + (long)thread * each;
+        R *p = data.get() + (long)thread * each;
         return p + ((64 - (reinterpret_cast<unsigned long>(p) & 63)) & 63) / sizeof(R);
     }
-    int *pivots(int thread) { return ints.data() + (long)thread * shape.n; }
+    int *pivots(int thread) { return ints.get() + (long)thread * shape.n; }
 };
 
-// Copies between a user matrix (leading dimension ld) and the padded planes, all n columns. The padding is zeroed
-// on load, so that its junk stays zero (no overflow or subnormal operands from a previous matrix's leftovers).
-template <class T> inline void load_square(const lu_layout<T> &s, const planes<T> &A, const T *m, long ld) {
+// Copies between a user matrix (leading dimension ld) and the padded planes, all n columns (team: columns spread over
+// the threads). The padding is zeroed on load, so that its junk stays zero (no overflow or subnormal operands from a
+// previous matrix's leftovers).
+template <class T>
+inline void load_square(const lu_layout<T> &s, const planes<T> &A, const T *m, long ld, bool team) {
     using R = real_t<T>;
     constexpr long front = blocked_tile<T>::rows;
     const int n = s.n;
-    for (int j = 0; j < s.cols; ++j)
+    for_each_strip(team, 0, s.cols, 1, [&](int j) {
         for (int part = 0; part < (planes<T>::cplx ? 2 : 1); ++part) {
             R *col = A.at(-front, j) + part * A.im;
             if (j < n) {
@@ -266,7 +337,7 @@ template <class T> inline void load_square(const lu_layout<T> &s, const planes<T
                 std::memset(col, 0, sizeof(R) * s.ld);
             }
         }
-    for (int j = 0; j < n; ++j) {
+        if (j >= n) return;
         const T *__restrict src = m + j * ld;
         R *__restrict re = A.at(0, j);
         if constexpr (planes<T>::cplx) {
@@ -275,12 +346,13 @@ template <class T> inline void load_square(const lu_layout<T> &s, const planes<T
         } else {
             std::memcpy(re, src, sizeof(T) * n);
         }
-    }
+    });
 }
 // column: where column j goes (nullptr: j).
-template <class T> inline void store_square(int n, T *m, long ld, const planes<T> &A, const int *column = nullptr) {
+template <class T>
+inline void store_square(int n, T *m, long ld, const planes<T> &A, const int *column, bool team) {
     using R = real_t<T>;
-    for (int j = 0; j < n; ++j) {
+    for_each_strip(team, 0, n, 1, [&](int j) {
         T *__restrict dst = m + (column ? column[j] : j) * ld;
         const R *__restrict re = A.at(0, j);
         if constexpr (planes<T>::cplx) {
@@ -289,50 +361,70 @@ template <class T> inline void store_square(int n, T *m, long ld, const planes<T
         } else {
             std::memcpy(dst, re, sizeof(T) * n);
         }
-    }
+    });
 }
 
 // B := inv(L) B (L unit lower, the factors' strict lower part) for the first n columns of B, B lower triangular
-// (the identity at first): a column's rows above its own index stay zero and are skipped.
-template <class T> inline void solve_lower_unit(const planes<T> &L, const planes<T> &B, int n, int cols) {
+// (the identity at first): a column's rows above its own index stay zero and are skipped. In outer blocks of rows
+// as blocked_lu: a panel updates the block's rows below it, the rows below the block get the whole block at once
+// (the same operations in the same order as one update a panel). Columns are independent: team spreads strips.
+template <class T> inline void solve_lower_unit(const planes<T> &L, const planes<T> &B, int n, int cols, bool team) {
     using S = blocked_tile<T>;
-    using E = lanes_of<T, S::W>;
-    E acc[S::MR][S::NR];
-    for (int k0 = 0; k0 < n; k0 += lu_panel) {
-        const int k1 = n - k0 < lu_panel ? n : k0 + lu_panel;
-        // Columns left of the block in registers where the block is a whole panel; the block's own columns (zero
-        // above their diagonal, where no operation is done) and a last partial block by the scalar loops.
-        const int vector_end = k1 - k0 == lu_panel ? k0 : 0;
-        panel_solve<T, false>(L, B, k0, 0, vector_end);
-        for (int j = vector_end; j < k1; ++j)
-            for (int k = k0 > j ? k0 : j; k < k1; ++k) {
-                const T x = B.get(k, j);
-                for (int i = k + 1; i < k1; ++i) B.set(i, j, B.get(i, j) - L.get(i, k) * x);
-            }
-        for (int s = 0; s < k1 && s < cols; s += S::NR)
-            for (int i = k1; i < n; i += S::rows) {
-                tile_load(B, i, s, acc);
-                tile_subtract_nn(L, B, i, s, k0, k1, acc);
-                tile_store(B, i, s, acc);
-            }
+    for (int b0 = 0; b0 < n; b0 += lu_outer) {
+        const int b1 = n - b0 < lu_outer ? n : b0 + lu_outer;
+        for (int k0 = b0; k0 < b1; k0 += lu_panel) {
+            const int k1 = b1 - k0 < lu_panel ? b1 : k0 + lu_panel;
+            // Columns left of the block in registers where the block is a whole panel; the block's own columns
+            // (zero above their diagonal, where no operation is done) and a last partial block by the scalar loops.
+            const int vector_end = k1 - k0 == lu_panel ? k0 : 0;
+            for_each_strip(team, 0, vector_end, S::NR, [&](int s) { panel_solve<T, false>(L, B, k0, s, s + S::NR); });
+            for (int j = vector_end; j < k1; ++j)
+                for (int k = k0 > j ? k0 : j; k < k1; ++k) {
+                    const T x = B.get(k, j);
+                    for (int i = k + 1; i < k1; ++i) B.set(i, j, B.get(i, j) - L.get(i, k) * x);
+                }
+            const int strips_end = k1 < cols ? k1 : cols;
+            if (b1 < n)
+                for_each_strip(team, 0, strips_end, S::NR,
+                               [&](int s) { subtract_product(B, L, B, k1, b1, s, s + S::NR, k0, k1); });
+            else
+                for_each_strip(team, 0, strips_end, S::NR,
+                               [&](int s) { subtract_product_below(B, L, B, k1, n, s, k0, k1); });
+        }
+        if (b1 == n) break;
+        // The rows below the block: a column gets the block's panels that end after it.
+        for_each_strip(team, 0, b1, S::NR, [&](int s) {
+            subtract_product_below(B, L, B, b1, n, s, s < b0 ? b0 : s / lu_panel * lu_panel, b1);
+        });
     }
 }
-// B := inv(U) B (U upper, the factors' upper part; no zero on its diagonal), block rows from the last: the rows
-// above a block by tiles that end at its first row (the copy's front rows take the overhang).
-template <class T> inline void solve_upper(const planes<T> &U, const planes<T> &B, int n, int cols) {
+// B := inv(U) B (U upper, the factors' upper part; no zero on its diagonal), outer blocks of rows from the last and
+// their panels from the last: a panel updates the block's rows above it, the rows above the block get the block's
+// panels in the same order, by tiles that end at the block's first row. team spreads column strips.
+template <class T> inline void solve_upper(const planes<T> &U, const planes<T> &B, int n, int cols, bool team) {
     using S = blocked_tile<T>;
     using E = lanes_of<T, S::W>;
-    E acc[S::MR][S::NR];
-    for (int k0 = (n - 1) / lu_panel * lu_panel; k0 >= 0; k0 -= lu_panel) {
-        const int k1 = n - k0 < lu_panel ? n : k0 + lu_panel;
-        if (k1 - k0 == lu_panel) panel_solve<T, true>(U, B, k0, 0, cols);
-        else block_solve_upper(U, B, k0, k1, 0, n);
-        for (int s = 0; s < cols; s += S::NR)
-            for (int i = k0 - S::rows; i > -S::rows; i -= S::rows) {
+    for (int b0 = (n - 1) / lu_outer * lu_outer; b0 >= 0; b0 -= lu_outer) {
+        const int b1 = n - b0 < lu_outer ? n : b0 + lu_outer;
+        const int last = (b1 - 1) / lu_panel * lu_panel;  // the block's last panel
+        for (int k0 = last; k0 >= b0; k0 -= lu_panel) {
+            const int k1 = b1 - k0 < lu_panel ? b1 : k0 + lu_panel;
+            if (k1 - k0 == lu_panel)
+                for_each_strip(team, 0, cols, S::NR, [&](int s) { panel_solve<T, true>(U, B, k0, s, s + S::NR); });
+            else
+                block_solve_upper(U, B, k0, k1, 0, n);
+            for_each_strip(team, 0, cols, S::NR,
+                           [&](int s) { subtract_product(B, U, B, b0, k0, s, s + S::NR, k0, k1); });
+        }
+        for_each_strip(team, 0, cols, S::NR, [&](int s) {
+            E acc[S::MR][S::NR];
+            for (int i = b0 - S::rows; i > -S::rows; i -= S::rows) {
                 tile_load(B, i, s, acc);
-                tile_subtract_nn(U, B, i, s, k0, k1, acc);
+                for (int k0 = last; k0 >= b0; k0 -= lu_panel)
+                    tile_subtract_nn(U, B, i, s, k0, b1 - k0 < lu_panel ? b1 : k0 + lu_panel, acc);
                 tile_store(B, i, s, acc);
             }
+        });
     }
 }
 // X := inv(U) inv(L) from the factors F (the identity, then the two solves); inv(A) = X P. perm[i]: the column of
@@ -340,7 +432,7 @@ template <class T> inline void solve_upper(const planes<T> &U, const planes<T> &
 // lu_inverse does).
 template <class T>
 inline void blocked_lu_inverse(const lu_layout<T> &s, const planes<T> &F, const planes<T> &X, const int *ipiv,
-                               int *perm) {
+                               int *perm, bool team) {
     const int n = s.n;
     std::memset(X.p - blocked_tile<T>::rows, 0, sizeof(real_t<T>) * s.reals);
     for (int i = 0; i < n; ++i) perm[i] = i;
@@ -350,54 +442,68 @@ inline void blocked_lu_inverse(const lu_layout<T> &s, const planes<T> &F, const 
             if (p != k && p >= 0 && p < n) std::swap(perm[k], perm[p]);
         }
     for (int i = 0; i < n; ++i) X.set(i, i, T(real_t<T>(1)));
-    solve_lower_unit(F, X, n, s.cols);
-    solve_upper(F, X, n, s.cols);
+    solve_lower_unit(F, X, n, s.cols, team);
+    solve_upper(F, X, n, s.cols, team);
 }
 
 // ---- the batch drivers -----------------------------------------------------------------------------------------
+// A batch of fewer matrices than threads, from the routing table's order team_min_order: one matrix after another,
+// each one's updates and copies spread over all threads (team); otherwise a thread a matrix.
+template <class F> inline void for_each_blocked_matrix(bool team, int batch, double flops_per_matrix, F &&body) {
+    if (team) {
+        for (int b = 0; b < batch; ++b) body(b, 0);
+    } else {
+        for_each_matrix(batch, flops_per_matrix, body);
+    }
+}
+inline bool team_of_threads(int n, int batch) { return n >= team_min_order && batch < omp_get_max_threads(); }
+
 template <class T, class Batch> void getrf_blocked(int n, const Batch &A, pivot_batch<int> P, int *info, int batch) {
-    lu_scratch<T> work(n, 1);
+    const bool pivoting = P.base != nullptr, team = team_of_threads(n, batch);
+    lu_scratch<T> work(n, 1, team ? 1 : omp_get_max_threads());
     const lu_layout<T> &s = work.shape;
-    const bool pivoting = P.base != nullptr;
-    for_each_matrix(batch, 2.0 / 3.0 * cube(n), [&](int b, int thread) {
+    for_each_blocked_matrix(team, batch, 2.0 / 3.0 * cube(n), [&](int b, int thread) {
         const planes<T> F = s.at(work[thread]);
         T *m = A[b];
-        load_square(s, F, m, A.ld);
-        info[b] = pivoting ? blocked_lu<true>(F, n, s.cols, P[b]) : blocked_lu<false>(F, n, s.cols, nullptr);
-        store_square(n, m, A.ld, F);
+        load_square(s, F, m, A.ld, team);
+        info[b] = pivoting ? blocked_lu<true>(F, n, s.cols, P[b], team)
+                           : blocked_lu<false>(F, n, s.cols, nullptr, team);
+        store_square(n, m, A.ld, F, nullptr, team);
     });
 }
 // getri: C receives the factors where U has a zero on its diagonal (as the unblocked form).
 template <class T, class BatchA, class BatchC>
 void getri_blocked(int n, const BatchA &A, pivot_batch<const int> P, const BatchC &C, int *info, int batch) {
-    lu_scratch<T> work(n, 2);
+    const bool team = team_of_threads(n, batch);
+    lu_scratch<T> work(n, 2, team ? 1 : omp_get_max_threads());
     const lu_layout<T> &s = work.shape;
-    for_each_matrix(batch, 4.0 / 3.0 * cube(n), [&](int b, int thread) {
+    for_each_blocked_matrix(team, batch, 4.0 / 3.0 * cube(n), [&](int b, int thread) {
         const planes<T> F = s.at(work[thread]), X = s.at(work[thread] + s.reals);
-        load_square(s, F, A[b], A.ld);
+        load_square(s, F, A[b], A.ld, team);
         int inf = 0;
         for (int j = 0; j < n && inf == 0; ++j)
             if (is_zero(F.get(j, j))) inf = j + 1;
         int *perm = work.pivots(thread);
-        if (inf == 0) blocked_lu_inverse(s, F, X, P[b], perm);
-        store_square(n, C[b], C.ld, inf == 0 ? X : F, inf == 0 ? perm : nullptr);
+        if (inf == 0) blocked_lu_inverse(s, F, X, P[b], perm, team);
+        store_square(n, C[b], C.ld, inf == 0 ? X : F, inf == 0 ? perm : nullptr, team);
         info[b] = inf;
     });
 }
 // matinv: C receives the factors where U is singular.
 template <class T, class BatchA, class BatchC>
 void matinv_blocked(int n, const BatchA &A, const BatchC &C, int *info, int batch) {
-    lu_scratch<T> work(n, 2);
+    const bool team = team_of_threads(n, batch);
+    lu_scratch<T> work(n, 2, team ? 1 : omp_get_max_threads());
     const lu_layout<T> &s = work.shape;
     per_thread_scratch<int> pivots(n);
-    for_each_matrix(batch, 2.0 * cube(n), [&](int b, int thread) {
+    for_each_blocked_matrix(team, batch, 2.0 * cube(n), [&](int b, int thread) {
         const planes<T> F = s.at(work[thread]), X = s.at(work[thread] + s.reals);
-        load_square(s, F, A[b], A.ld);
+        load_square(s, F, A[b], A.ld, team);
         int *piv = pivots[thread];
-        const int inf = blocked_lu<true>(F, n, s.cols, piv);
+        const int inf = blocked_lu<true>(F, n, s.cols, piv, team);
         int *perm = work.pivots(thread);
-        if (inf == 0) blocked_lu_inverse(s, F, X, piv, perm);
-        store_square(n, C[b], C.ld, inf == 0 ? X : F, inf == 0 ? perm : nullptr);
+        if (inf == 0) blocked_lu_inverse(s, F, X, piv, perm, team);
+        store_square(n, C[b], C.ld, inf == 0 ? X : F, inf == 0 ? perm : nullptr, team);
         info[b] = inf;
     });
 }

@@ -24,6 +24,9 @@ constexpr int isa_count = 3;
 // Where each form exists: the orders it is instantiated for.
 constexpr int lanes_max_order = 32;
 constexpr int fixed_max_order = 32;
+// A batch of fewer matrices than OpenMP threads, from this order on: the blocked LU forms take one matrix at a time,
+// its updates, solves and copies spread over all threads (lu_blocked.hpp), not a thread a matrix.
+constexpr int team_min_order = 256;
 constexpr bool family_exists(family f, int n) {
     return n >= 1 && (f == family::any || f == family::any_wide || f == family::blocked ||
                        n <= (f == family::lanes || f == family::lanes_avx2 ? lanes_max_order : fixed_max_order));
