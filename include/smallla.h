@@ -76,8 +76,9 @@ typedef enum smallla_status_t {
 
 /** @brief Where a handle runs its work. */
 typedef enum smallla_backend_t {
-    SMALLLA_BACKEND_HOST = 0, /**< The CPU, parallel over the batch with OpenMP (LU from order 256 with fewer
-                                   matrices than threads: over each matrix's updates); host memory. */
+    SMALLLA_BACKEND_HOST = 0, /**< The CPU, parallel over the batch with OpenMP (large LU and Cholesky
+                                   factorizations with fewer matrices than threads: over each matrix's updates);
+                                   host memory. */
     SMALLLA_BACKEND_CUDA = 1  /**< An NVIDIA GPU through CUDA; device memory, asynchronous on a stream. */
 } smallla_backend_t;
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "chol_batch.hpp"
+#include "routing.hpp"
 
 namespace smallla {
 namespace host_kernels {
@@ -90,14 +91,15 @@ template <class T> struct blocked_layout {
     planes<T> at(R *base) const { return {base + front, ld, plane}; }
 };
 
-// Per-thread scratch of `copies` padded copies (64-byte aligned), plus room for one right-hand side.
+// Scratch of `copies` padded copies (64-byte aligned), plus room for one right-hand side, for each of `sets` threads
+// (a team shares one set).
 template <class T> struct blocked_scratch {
     using R = real_t<T>;
     blocked_layout<T> shape;
     long each;
     std::vector<R> data;
-    blocked_scratch(int n, int copies)
-        : shape(n), each(shape.reals * copies + 2 * shape.ld + 64), data((size_t)each * omp_get_max_threads() + 64) {}
+    blocked_scratch(int n, int copies, int sets = omp_get_max_threads())
+        : shape(n), each(shape.reals * copies + 2 * shape.ld + 64), data((size_t)each * sets + 64) {}
     R *operator[](int thread) {
         R *p = data.data() + (long)thread * each;
         return p + ((64 - (reinterpret_cast<unsigned long>(p) & 63)) & 63) / sizeof(R);
@@ -219,39 +221,73 @@ template <class R, int W> inline complex<R> lane_sum(const clanes<R, W> &x) {
     return {lane_sum(rlanes<R, W>{x.re}), lane_sum(rlanes<R, W>{x.im})};
 }
 
+// body(x) for x = x0, x0 + step, ... below x1: spread over all threads when team (a batch smaller than the thread
+// count, factored one matrix at a time), else on this thread.
+template <class F> inline void for_each_strip(bool team, int x0, int x1, int step, const F &body) {
+    if (!team) {  // no parallel region at all: even an inactive one costs about a microsecond
+        for (int x = x0; x < x1; x += step) body(x);
+        return;
+    }
+#pragma omp parallel for schedule(static)
+    for (int x = x0; x < x1; x += step) body(x);
+}
+
+// A batch of fewer matrices than threads, from the routing table's team orders: one matrix after another,
+// each one's updates spread over all threads (team: the blocked LU and Cholesky factorizations); otherwise a thread
+// a matrix.
+template <class F> inline void for_each_blocked_matrix(bool team, int batch, double flops_per_matrix, F &&body) {
+    if (team) {
+        for (int b = 0; b < batch; ++b) body(b, 0);
+    } else {
+        for_each_matrix(batch, flops_per_matrix, body);
+    }
+}
+inline bool team_of_threads(int n, int batch, int min_order) { return n >= min_order && batch < omp_get_max_threads(); }
+
 // C(i.., s..) -= A(i.., k) B(s.., k)^H for the row tiles i = i0, i0 + ROWS, ... < i1 and column blocks s = J0,
 // J0 + NR, ... < J1 with keep(i, s), k in [klo(i), khi), increasing k (so the roundings are those of one pass).
+// team: the row tiles spread over the threads.
 template <class T, class KLo, class Keep>
 inline void panel_subtract(const planes<T> &C, const planes<T> &A, const planes<T> &B, int i0, int i1, int J0, int J1,
-                           KLo &&klo, int khi, Keep &&keep) {
+                           KLo &&klo, int khi, Keep &&keep, bool team = false) {
     using S = blocked_tile<T>;
     using E = lanes_of<T, S::W>;
+    // One row tile against the chunk [kc, kend) of k.
+    const auto row_tile = [&](int i, int kc, int kend, E(&acc)[S::MR][S::NR]) {
+        const int kb = klo(i) > kc ? klo(i) : kc;
+        if (kb >= kend) return;
+        for (int s = J0; s < J1; s += S::NR) {
+            if (!keep(i, s)) continue;
+            tile_load(C, i, s, acc);
+            tile_subtract(A, i, B, s, kb, kend, acc);
+            tile_store(C, i, s, acc);
+        }
+    };
     E acc[S::MR][S::NR];
     for (int kc = 0; kc < khi; kc += S::KC) {
         const int kend = kc + S::KC < khi ? kc + S::KC : khi;
-        for (int i = i0; i < i1; i += S::rows) {
-            const int kb = klo(i) > kc ? klo(i) : kc;
-            if (kb >= kend) continue;
-            for (int s = J0; s < J1; s += S::NR) {
-                if (!keep(i, s)) continue;
-                tile_load(C, i, s, acc);
-                tile_subtract(A, i, B, s, kb, kend, acc);
-                tile_store(C, i, s, acc);
-            }
+        if (team) {
+            for_each_strip(true, i0, i1, S::rows, [&](int i) {
+                E own[S::MR][S::NR];
+                row_tile(i, kc, kend, own);
+            });
+        } else {
+            for (int i = i0; i < i1; i += S::rows) row_tile(i, kc, kend, acc);
         }
     }
 }
 
 // ---- potrf: A = L L^H of the padded lower form L; returns LAPACK's info (the first non-positive or NaN pivot,
 // where it stops: the columns before it hold the factor, as LAPACK's left-looking xPOTRF leaves them) --------------
-template <class T> inline int blocked_factor(const planes<T> &L, int n) {
+template <class T> inline int blocked_factor(const planes<T> &L, int n, bool team = false) {
     using S = blocked_tile<T>;
     using E = lanes_of<T, S::W>;
     constexpr int MR = S::MR, NR = S::NR, ROWS = S::rows;
     for (int J0 = 0; J0 < n; J0 += S::NB) {
         const int J1 = n - J0 < S::NB ? n : J0 + S::NB;
         // The outer block minus the product of the columns before it (tiles wholly above a block's rows skipped).
-        panel_subtract(L, L, L, J0, n, J0, J1, [&](int) { return 0; }, J0, [](int i, int s) { return i + ROWS > s; });
+        panel_subtract(L, L, L, J0, n, J0, J1, [&](int) { return 0; }, J0, [](int i, int s) { return i + ROWS > s; },
+                       team);
         for (int j0 = J0; j0 < J1; j0 += NR) {
             const int jb = n - j0 < NR ? n - j0 : NR;
             E acc[MR][NR];
@@ -265,14 +301,15 @@ template <class T> inline int blocked_factor(const planes<T> &L, int n) {
             tile_store(L, j0, j0, acc);
             for (int k = 0; k < (info != 0 ? info - 1 : jb); ++k) L.set(j0 + k, j0 + k, from_real<T>(l[k]));
             if (info != 0) return j0 + info;
-            // The rows below: update and solve in one pass.
+            // The rows below: update and solve in one pass (row tiles by the team).
             const diagonal_block<T> D(L, j0, jb);
-            for (int i = j0 + ROWS; i < n; i += ROWS) {
-                tile_load(L, i, j0, acc);
-                tile_subtract(L, i, L, j0, J0, j0, acc);
-                tile_solve(D, acc);
-                tile_store(L, i, j0, acc);
-            }
+            for_each_strip(team, j0 + ROWS, n, ROWS, [&](int i) {
+                E below[MR][NR];
+                tile_load(L, i, j0, below);
+                tile_subtract(L, i, L, j0, J0, j0, below);
+                tile_solve(D, below);
+                tile_store(L, i, j0, below);
+            });
         }
     }
     return 0;
@@ -419,14 +456,15 @@ template <class T> inline void blocked_solve(const planes<T> &L, int n, const pl
 // potrf and posv (nrhs = 0: no B).
 template <class T, class BatchA, class BatchB>
 void posv_blocked(int n, bool upper, const BatchA &A, int nrhs, const BatchB &B, int *info, int batch) {
-    blocked_scratch<T> work(n, 1);
+    const bool team = team_of_threads(n, batch, chol_team_min_order);
+    blocked_scratch<T> work(n, 1, team ? 1 : omp_get_max_threads());
     const blocked_layout<T> &s = work.shape;
-    for_each_matrix(batch, cube(n) / 3.0 + 2.0 * n * n * nrhs, [&](int b, int thread) {
+    for_each_blocked_matrix(team, batch, cube(n) / 3.0 + 2.0 * n * n * nrhs, [&](int b, int thread) {
         real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), y = {base + s.reals, s.ld, s.ld};
         T *m = A[b];
         load_blocked(n, L, m, A.ld, upper);
-        const int inf = blocked_factor(L, n);
+        const int inf = blocked_factor(L, n, team);
         store_blocked(n, m, A.ld, upper, L, false);
         info[b] = inf;
         if (inf != 0) return;

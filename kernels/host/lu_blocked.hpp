@@ -19,7 +19,6 @@
 
 #include "chol_blocked.hpp"
 #include "lu_host.hpp"
-#include "routing.hpp"
 
 namespace smallla {
 namespace host_kernels {
@@ -187,17 +186,6 @@ SMALLLA_SHARED_STEP void panel_solve(const planes<T> &F, const planes<T> &B, int
             if constexpr (Upper) panel_solve_upper<T, NC>(F, B, k0, j);
             else panel_solve_lower_unit<T, NC>(F, B, k0, j);
     }
-}
-
-// body(x) for x = x0, x0 + step, ... below x1: spread over all threads when team (a batch smaller than the thread
-// count, factored one matrix at a time), else on this thread.
-template <class F> inline void for_each_strip(bool team, int x0, int x1, int step, const F &body) {
-    if (!team) {  // no parallel region at all: even an inactive one costs about a microsecond
-        for (int x = x0; x < x1; x += step) body(x);
-        return;
-    }
-#pragma omp parallel for schedule(static)
-    for (int x = x0; x < x1; x += step) body(x);
 }
 
 // C -= A B on rows [i0, i1) (whole panels of rows), columns [j0, j1) (multiples of NR), A's columns [k0, k1) in
@@ -447,19 +435,8 @@ inline void blocked_lu_inverse(const lu_layout<T> &s, const planes<T> &F, const 
 }
 
 // ---- the batch drivers -----------------------------------------------------------------------------------------
-// A batch of fewer matrices than threads, from the routing table's order team_min_order: one matrix after another,
-// each one's updates and copies spread over all threads (team); otherwise a thread a matrix.
-template <class F> inline void for_each_blocked_matrix(bool team, int batch, double flops_per_matrix, F &&body) {
-    if (team) {
-        for (int b = 0; b < batch; ++b) body(b, 0);
-    } else {
-        for_each_matrix(batch, flops_per_matrix, body);
-    }
-}
-inline bool team_of_threads(int n, int batch) { return n >= team_min_order && batch < omp_get_max_threads(); }
-
 template <class T, class Batch> void getrf_blocked(int n, const Batch &A, pivot_batch<int> P, int *info, int batch) {
-    const bool pivoting = P.base != nullptr, team = team_of_threads(n, batch);
+    const bool pivoting = P.base != nullptr, team = team_of_threads(n, batch, lu_team_min_order);
     lu_scratch<T> work(n, 1, team ? 1 : omp_get_max_threads());
     const lu_layout<T> &s = work.shape;
     for_each_blocked_matrix(team, batch, 2.0 / 3.0 * cube(n), [&](int b, int thread) {
@@ -474,7 +451,7 @@ template <class T, class Batch> void getrf_blocked(int n, const Batch &A, pivot_
 // getri: C receives the factors where U has a zero on its diagonal (as the unblocked form).
 template <class T, class BatchA, class BatchC>
 void getri_blocked(int n, const BatchA &A, pivot_batch<const int> P, const BatchC &C, int *info, int batch) {
-    const bool team = team_of_threads(n, batch);
+    const bool team = team_of_threads(n, batch, lu_team_min_order);
     lu_scratch<T> work(n, 2, team ? 1 : omp_get_max_threads());
     const lu_layout<T> &s = work.shape;
     for_each_blocked_matrix(team, batch, 4.0 / 3.0 * cube(n), [&](int b, int thread) {
@@ -492,7 +469,7 @@ void getri_blocked(int n, const BatchA &A, pivot_batch<const int> P, const Batch
 // matinv: C receives the factors where U is singular.
 template <class T, class BatchA, class BatchC>
 void matinv_blocked(int n, const BatchA &A, const BatchC &C, int *info, int batch) {
-    const bool team = team_of_threads(n, batch);
+    const bool team = team_of_threads(n, batch, lu_team_min_order);
     lu_scratch<T> work(n, 2, team ? 1 : omp_get_max_threads());
     const lu_layout<T> &s = work.shape;
     per_thread_scratch<int> pivots(n);

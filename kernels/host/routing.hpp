@@ -24,9 +24,12 @@ constexpr int isa_count = 3;
 // Where each form exists: the orders it is instantiated for.
 constexpr int lanes_max_order = 32;
 constexpr int fixed_max_order = 32;
-// A batch of fewer matrices than OpenMP threads, from this order on: the blocked LU forms take one matrix at a time,
-// its updates, solves and copies spread over all threads (lu_blocked.hpp), not a thread a matrix.
-constexpr int team_min_order = 256;
+// A batch of fewer matrices than OpenMP threads, from these orders on: the blocked LU forms (getrf, getri, matinv)
+// and the blocked potrf and posv take one matrix at a time, its updates spread over all threads (lu_blocked.hpp,
+// chol_blocked.hpp), not a thread a matrix. (potrf's n^3 / 3 flops pay for the threads' barriers from 512: at 256
+// the team took 1.1-1.4x the time of one thread in s and d.)
+constexpr int lu_team_min_order = 256;
+constexpr int chol_team_min_order = 512;
 constexpr bool family_exists(family f, int n) {
     return n >= 1 && (f == family::any || f == family::any_wide || f == family::blocked ||
                        n <= (f == family::lanes || f == family::lanes_avx2 ? lanes_max_order : fixed_max_order));

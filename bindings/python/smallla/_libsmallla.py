@@ -63,8 +63,8 @@ SMALLLA_INTERNAL_ERROR = smallla_status_t.SMALLLA_INTERNAL_ERROR
 class smallla_backend_t(enum.IntEnum):
     """Where a handle runs its work."""
 
-    # The CPU, parallel over the batch with OpenMP (LU from order 256 with fewer matrices than threads: over
-    # each matrix's updates); host memory.
+    # The CPU, parallel over the batch with OpenMP (large LU and Cholesky factorizations with fewer matrices
+    # than threads: over each matrix's updates); host memory.
     SMALLLA_BACKEND_HOST = 0
     # An NVIDIA GPU through CUDA; device memory, asynchronous on a stream.
     SMALLLA_BACKEND_CUDA = 1
