@@ -14,8 +14,8 @@
 //    update from the columns to the left, then a step kernel that factors the diagonal block and solves the rows
 //    below it.
 //  - One thread block per matrix, any order: the lower form in shared memory when it fits, else in global
-//    scratch; right-looking columns, the solves by columns, the inverse of L column by column into the unused
-//    upper part and then the product into the lower part.
+//    scratch; the factorization right-looking by panels of 16 columns (block_factor), the inverse of L column by
+//    column into the unused upper part and then the product into the lower part.
 // info is LAPACK's: the first pivot that is not > 0 (NaN included) stops the factorization (the lane kernels go
 // on computing the later columns, which LAPACK leaves unspecified); potri reports the first zero diagonal element
 // of the factor and then writes nothing.
@@ -361,55 +361,158 @@ template <class T> cudaError_t launch_chol_lanes(const chol_launch<T> &a, cudaSt
 }
 
 // ---- one block per matrix -----------------------------------------------------------------------------------------
-constexpr int chol_block_threads = 256;
+constexpr int chol_block_threads = 256;  // block_factor's update: 16 x 16 threads, a 4 x 4 tile each
+constexpr int chol_block_nb = 16;        // block_factor's panel width
 
+// The dynamic shared memory of a block: block_factor's two column buffers (64 entries), 1 / the diagonal or the
+// inverse's diagonal (n), and the lower form (n * n) when in shared memory.
 template <class T> std::size_t chol_block_bytes(int n, bool in_shared) {
-    return ((std::size_t)n + (in_shared ? (std::size_t)n * n : 0)) * sizeof(T);
+    return ((std::size_t)64 + n + (in_shared ? (std::size_t)n * n : 0)) * sizeof(T);
 }
 
-template <class T>
-__global__ void __launch_bounds__(chol_block_threads) chol_block_kernel(chol_launch<T> a, bool in_shared, T *scratch,
-                                                                        long long first) {
+// The right-looking blocked factorization of the lower form L (leading dimension n) by a block of
+// chol_block_threads, panels of NB columns: one warp factors the diagonal block as the lane kernels do (lane i
+// holding row i; each step the unscaled column through shared memory, the multiplier A(i,k) / d), a thread per row
+// below solves that row's NB entries against it, then the whole block updates the trailing lower triangle in
+// 64 x 64 blocks, each thread a tile of rows 16 apart and 4 adjacent columns (conflict-free loads). Three barriers
+// a panel. rdiag: n entries of scratch (1 / the diagonal); columns: 64. Returns LAPACK's info, the same in every thread; after a
+// failure at column j the columns before j's panel and the diagonal block's columns before j are final, the rest
+// partly updated.
+template <class T, int NB> __device__ int block_factor(T *L, int n, T *rdiag, T (*columns)[32], int &failed) {
+    using R = real_t<T>;
+    const int tid = threadIdx.x, lane = tid & 31, tx = tid & 15, ty = tid >> 4;
+    for (int k0 = 0; k0 < n; k0 += NB) {
+        const int w = min(NB, n - k0);
+        if (tid < 32) {  // the diagonal block
+            T d[NB];
+            const int i = k0 + lane;
+#pragma unroll
+            for (int p = 0; p < NB; ++p) d[p] = lane < w && p <= lane ? L[i + (k0 + p) * n] : T(R(0));
+            int fail = 0;
+#pragma unroll
+            for (int j = 0; j < NB; ++j) {
+                if (j >= w || fail != 0) continue;  // the same in every lane
+                columns[j & 1][lane] = d[j];
+                __syncwarp();
+                const R piv = real_of(columns[j & 1][j]);
+                if (!(piv > R(0))) {  // also NaN
+                    fail = k0 + j + 1;
+                    continue;
+                }
+                const R rl = rsqrt(piv);
+                const T lij = times_real(d[j], rl), mult = times_real(lij, rl);
+                if (lane == 0) rdiag[k0 + j] = T(rl);
+#pragma unroll
+                for (int p = j + 1; p < NB; ++p)
+                    if (lane >= p && lane < w) d[p] -= mult * conj(columns[j & 1][p]);
+                d[j] = lane == j ? T(piv < R(INFINITY) ? piv * rl : piv) : lij;  // sqrt(piv); +inf as LAPACK's
+            }
+            if (lane < w) {
+#pragma unroll
+                for (int p = 0; p < NB; ++p)
+                    if (p <= lane) L[i + (k0 + p) * n] = d[p];
+            }
+            if (lane == 0) failed = fail;
+        }
+        __syncthreads();
+        if (failed) return failed;
+        const int r0 = k0 + w;
+        if (r0 >= n) break;
+        for (int row = r0 + tid; row < n; row += chol_block_threads) {  // the rows below: x L11^H = a
+            T x[NB];
+#pragma unroll
+            for (int p = 0; p < NB; ++p) x[p] = p < w ? L[row + (k0 + p) * n] : T(R(0));
+#pragma unroll
+            for (int j = 0; j < NB; ++j) {
+                if (j >= w) break;
+                x[j] = times_real(x[j], real_of(rdiag[k0 + j]));
+#pragma unroll
+                for (int p = j + 1; p < NB; ++p)
+                    if (p < w) x[p] -= x[j] * conj(L[k0 + p + (k0 + j) * n]);
+            }
+#pragma unroll
+            for (int p = 0; p < NB; ++p)
+                if (p < w) L[row + (k0 + p) * n] = x[p];
+        }
+        __syncthreads();
+        // The trailing lower triangle, rows and columns r0 .. n - 1, less the panel's product with itself.
+        const int m = n - r0, blocks = (m + 63) / 64;
+        for (int bi = 0; bi < blocks; ++bi)
+            for (int bj = 0; bj <= bi; ++bj) {
+                const int ib = r0 + 64 * bi + tx, jb = r0 + 64 * bj + 4 * ty;
+                if (ib >= n || jb >= n) continue;
+                const int rows = min(4, (n - 1 - ib) / 16 + 1);  // this thread's rows ib + 16*ii below n
+                if (jb > ib + 16 * (rows - 1)) continue;       // all above the diagonal
+                T acc[4][4];
+#pragma unroll
+                for (int ii = 0; ii < 4; ++ii)
+#pragma unroll
+                    for (int jj = 0; jj < 4; ++jj) acc[ii][jj] = T(R(0));
+#pragma unroll 4
+                for (int p = 0; p < w; ++p) {
+                    const T *col = L + (k0 + p) * n;
+                    T a[4], b[4];
+#pragma unroll
+                    for (int ii = 0; ii < 4; ++ii) a[ii] = ii < rows ? col[ib + 16 * ii] : T(R(0));
+#pragma unroll
+                    for (int jj = 0; jj < 4; ++jj) b[jj] = conj(col[min(jb + jj, n - 1)]);
+#pragma unroll
+                    for (int ii = 0; ii < 4; ++ii)
+#pragma unroll
+                        for (int jj = 0; jj < 4; ++jj) acc[ii][jj] += a[ii] * b[jj];
+                }
+#pragma unroll
+                for (int ii = 0; ii < 4; ++ii)
+#pragma unroll
+                    for (int jj = 0; jj < 4; ++jj) {
+                        const int i = ib + 16 * ii, j = jb + jj;
+                        if (ii < rows && j <= i) L[i + j * n] -= acc[ii][jj];
+                    }
+            }
+        __syncthreads();
+    }
+    return 0;
+}
+
+// Factors: the kernel of potrf (and posv's factorization) and poinv (the factorization, then the inverse), else of
+// potri; two kernels, so that potri's does not take the factorization's registers. InShared: the lower form in
+// shared memory (known at compile time: shared loads and stores, not generic ones), else in scratch.
+template <class T, bool Factors, bool InShared>
+__global__ void __launch_bounds__(chol_block_threads) chol_block_kernel(chol_launch<T> a, T *scratch, long long first) {
     using R = real_t<T>;
     extern __shared__ __align__(16) unsigned char chol_block_smem[];
     __shared__ int failed;
     const long long b = first + blockIdx.x;
     const int n = a.n, tid = threadIdx.x, nt = blockDim.x, nn = n * n;
-    T *dinv = reinterpret_cast<T *>(chol_block_smem);
-    T *L = in_shared ? dinv + n : scratch + (long long)blockIdx.x * nn;
+    T(*columns)[32] = reinterpret_cast<T(*)[32]>(chol_block_smem);
+    T *dinv = reinterpret_cast<T *>(chol_block_smem) + 64;
+    T *L = InShared ? dinv + n : scratch + (long long)blockIdx.x * nn;
 
-    {  // the lower form (element (i, j), i >= j, at L[i + j*n])
+    {  // the lower form (element (i, j), i >= j, at L[i + j*n]), 8 loads a thread in flight
+        constexpr int U = 8;
         const T *m = a.A[b];
         const long long lda = a.A.ld;
-        for (int idx = tid; idx < nn; idx += nt) {
-            const int i = idx % n, j = idx / n;
-            if (i >= j) L[idx] = lower_form_at(m, lda, a.upper, i, j);
+        for (int base = tid; base < nn; base += U * nt) {
+            T v[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const int idx = base + u * nt, i = idx % n, j = idx / n;
+                if (idx < nn && i >= j) v[u] = lower_form_at(m, lda, a.upper, i, j);
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const int idx = base + u * nt, i = idx % n, j = idx / n;
+                if (idx < nn && i >= j) L[idx] = v[u];
+            }
         }
     }
     if (tid == 0) failed = 0;
     __syncthreads();
 
-    const chol_op op = a.op;  // factor (potrf; posv with its solve), inverse or full_inverse
-    if (op == chol_op::factor || op == chol_op::full_inverse) {
-        for (int k = 0; k < n; ++k) {
-            if (tid == 0) {
-                const R d = real_of(L[k + k * n]);
-                if (!(d > R(0))) failed = k + 1;  // also NaN
-                else L[k + k * n] = T(sqrt(d));
-            }
-            __syncthreads();
-            if (failed) break;
-            const R rl = R(1) / real_of(L[k + k * n]);
-            for (int i = k + 1 + tid; i < n; i += nt) L[i + k * n] = times_real(L[i + k * n], rl);
-            __syncthreads();
-            const int m = n - k - 1;
-            for (int idx = tid; idx < m * m; idx += nt) {
-                const int i = k + 1 + idx % m, j = k + 1 + idx / m;
-                if (i >= j) L[i + j * n] -= L[i + k * n] * conj(L[j + k * n]);
-            }
-            __syncthreads();
-        }
-    } else if (op == chol_op::inverse) {
+    const chol_op op = a.op;  // factor (potrf; posv's factorization) or full_inverse; else inverse
+    if constexpr (Factors) {
+        block_factor<T, chol_block_nb>(L, n, dinv, columns, failed);
+    } else {
         if (tid == 0)
             for (int k = 0; k < n; ++k)
                 if (real_of(L[k + k * n]) == R(0)) {
@@ -420,41 +523,15 @@ __global__ void __launch_bounds__(chol_block_threads) chol_block_kernel(chol_lau
     }
     if (tid == 0) a.info[b] = failed;
 
-    if (op == chol_op::factor) {  // the factor (also the part a failure leaves), then posv's solve
+    if (op == chol_op::factor) {  // the factor (also the part a failure leaves)
         T *m = a.A[b];
         const long long lda = a.A.ld;
+#pragma unroll 4
         for (int idx = tid; idx < nn; idx += nt) {
             const int i = idx % n, j = idx / n;
             if (i < j) continue;
             if (a.upper) m[j + i * lda] = conj(L[idx]);
             else m[i + j * lda] = L[idx];
-        }
-        if (failed) return;
-    }
-    if (op == chol_op::factor) {
-        T *B = a.B[b];
-        const long long ldb = a.B.ld;
-        const int nrhs = a.nrhs;
-        for (int k = 0; k < n; ++k) {  // L y = b
-            const R d = real_of(L[k + k * n]);
-            for (int c = tid; c < nrhs; c += nt) B[k + c * ldb] = over_real(B[k + c * ldb], d);
-            __syncthreads();
-            const int m = n - k - 1;
-            for (int idx = tid; idx < m * nrhs; idx += nt) {
-                const int i = k + 1 + idx % m, c = idx / m;
-                B[i + c * ldb] -= L[i + k * n] * B[k + c * ldb];
-            }
-            __syncthreads();
-        }
-        for (int k = n - 1; k >= 0; --k) {  // L^H x = y, by columns of L^H (rows of L)
-            const R d = real_of(L[k + k * n]);
-            for (int c = tid; c < nrhs; c += nt) B[k + c * ldb] = over_real(B[k + c * ldb], d);
-            __syncthreads();
-            for (int idx = tid; idx < k * nrhs; idx += nt) {
-                const int i = idx % k, c = idx / k;
-                B[i + c * ldb] -= conj(L[k + i * n]) * B[k + c * ldb];
-            }
-            __syncthreads();
         }
         return;
     }
@@ -505,8 +582,11 @@ template <class T>
 cudaError_t launch_chol_block(const chol_launch<T> &a, bool in_shared, T *scratch, long long first, long long count,
                               cudaStream_t stream) {
     const std::size_t bytes = chol_block_bytes<T>(a.n, in_shared);
-    if (const cudaError_t e = allow_dynamic_shared(chol_block_kernel<T>, bytes); e != cudaSuccess) return e;
-    chol_block_kernel<T><<<(unsigned)count, chol_block_threads, bytes, stream>>>(a, in_shared, scratch, first);
+    const bool factors = a.op != chol_op::inverse;
+    const auto kernel = factors ? (in_shared ? chol_block_kernel<T, true, true> : chol_block_kernel<T, true, false>)
+                                : (in_shared ? chol_block_kernel<T, false, true> : chol_block_kernel<T, false, false>);
+    if (const cudaError_t e = allow_dynamic_shared(kernel, bytes); e != cudaSuccess) return e;
+    kernel<<<(unsigned)count, chol_block_threads, bytes, stream>>>(a, scratch, first);
     return cudaSuccess;  // a launch error is the dispatch's check_launch's to find
 }
 

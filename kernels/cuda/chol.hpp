@@ -13,7 +13,8 @@ namespace cuda_kernels {
 
 // What a kernel does with its matrix. factor: potrf, and posv when nrhs > 0. solve: potrs (info nullptr), or
 // posv's solve after its factorization (info given: the matrices with info != 0 are skipped); the lane, warp and
-// TRSM solves take it, the one-block kernel does not (posv there factors and solves in one launch).
+// TRSM solves take it. The lane and thread kernels factor and solve posv in one launch; the one-block kernel
+// factors only (the dispatch then solves as potrs is routed).
 enum class chol_op : int { factor, solve, inverse, full_inverse };
 
 // One call as the kernels see it. A: the matrices (read only for solve and full_inverse, whose const-ness the

@@ -405,15 +405,16 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
 // (potri's info, which would report the factor's zero diagonal, to scratch: poinv's info is potrf's), then C's
 // other triangle from its uplo triangle. Where potrf failed, C is left as potri left it (not meaningful). The
 // scratch is had before C is written, so that ALLOC_FAILED leaves it untouched: potri's info, and, unless both
-// routes take none (the panels and potri's one block in shared memory), as much as they take at most (256 MiB
-// chunks), freed into the handle's pool, whose stream-ordered allocations then reuse it.
+// routes take none (potrf's panels or one block and potri's one block, in shared memory), as much as they take at
+// most (256 MiB chunks), freed into the handle's pool, whose stream-ordered allocations then reuse it.
 template <class T> smallla_status_t poinv_by_parts(context &ctx, const char *name, const chol_launch<T> &l) {
     const cudaStream_t stream = stream_of(ctx);
     scratch potri_info;
     if (smallla_status_t st = potri_info.allocate(ctx, name, (size_t)l.batch * sizeof(int)); st != SMALLLA_SUCCESS)
         return st;
     const char p = scalar_traits<T>::letter;
-    const bool no_scratch = route(ctx, routine::potrf, p, l.n, l.batch) == family::panels &&
+    const family factor_route = route(ctx, routine::potrf, p, l.n, l.batch);
+    const bool no_scratch = (factor_route == family::panels || factor_route == family::one_block) &&
                             route(ctx, routine::potri, p, l.n, l.batch) == family::one_block &&
                             chol_block_bytes<T>(l.n, true) <= max_dynamic_shared_bytes(ctx);
     if (!no_scratch) {
@@ -489,7 +490,10 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
         if (e != cudaSuccess) return too_large(ctx, name, l.n);
         if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS) return st;
     }
-    return SMALLLA_SUCCESS;
+    if (l.op != chol_op::factor || l.nrhs == 0) return SMALLLA_SUCCESS;
+    chol_launch<T> solve = l;  // posv: the solve where the factorization succeeded (info is read)
+    solve.op = chol_op::solve;
+    return chol_routed(ctx, name, routine::potrs, solve);
 }
 
 template <class T> smallla_status_t potrf(context &ctx, const potrf_args<T> &given) {
