@@ -12,8 +12,8 @@
 #pragma once
 
 #include <cstring>
+#include <memory>
 #include <type_traits>
-#include <vector>
 
 #include "chol_batch.hpp"
 #include "routing.hpp"
@@ -92,16 +92,19 @@ template <class T> struct blocked_layout {
 };
 
 // Scratch of `copies` padded copies (64-byte aligned), plus room for one right-hand side, for each of `sets` threads
-// (a team shares one set).
+// (a team shares one set). zeroed: for the inverses, whose products run over the padding (zero times junk could be
+// NaN); the factorization and the solves read no element that load_blocked leaves unwritten (zeroing megabytes a
+// call cost up to a tenth of a team's factorization at 1024-2048).
 template <class T> struct blocked_scratch {
     using R = real_t<T>;
     blocked_layout<T> shape;
     long each;
-    std::vector<R> data;
-    blocked_scratch(int n, int copies, int sets = omp_get_max_threads())
-        : shape(n), each(shape.reals * copies + 2 * shape.ld + 64), data((size_t)each * sets + 64) {}
+    std::unique_ptr<R[]> data;
+    blocked_scratch(int n, int copies, int sets, bool zeroed)
+        : shape(n), each(shape.reals * copies + 2 * shape.ld + 64),
+          data(zeroed ? new R[(size_t)each * sets + 64]() : new R[(size_t)each * sets + 64]) {}
     R *operator[](int thread) {
-        R *p = data.data() + (long)thread * each;
+        R *p = data.get() + (long)thread * each;
         return p + ((64 - (reinterpret_cast<unsigned long>(p) & 63)) & 63) / sizeof(R);
     }
 };
@@ -350,8 +353,10 @@ template <class T> inline void blocked_inverse(const planes<T> &L, const planes<
 }
 
 // ---- copies between the user's uplo triangle and the padded lower form ---------------------------------------
-// Only the lower form is written: what the padding and the upper part hold (zeros at first, then whatever the
-// thread's previous matrix left) only ever reaches padding and upper elements, which are not stored.
+// The lower form is written, and zeros where the factorization's tiles read past it: the padding rows and columns
+// and the upper triangle of each outer block's diagonal block. What they compute (junk) reaches only padding and
+// upper elements, which are not stored; zeros keep it free of overflow and subnormal operands. The rest of the upper
+// part is never read.
 // f(i, j) for the elements i >= j of an order-n lower triangle, in 8 x 8 tiles: a transposed copy then touches
 // 8 lines of the other side per tile (column by column, with ld a power of two, every line of a transposed row
 // maps to one cache set: s poinv at n = 512 took twice potrf + potri so).
@@ -366,8 +371,26 @@ template <class F> inline void for_lower_in_tiles(int n, F &&f) {
         }
     }
 }
+template <class T> inline void zero_unread_blocked(int n, const planes<T> &L) {
+    using S = blocked_tile<T>;
+    const long cols = (n + S::NR - 1) / S::NR * S::NR;
+    const auto zero = [&](long i0, long i1, long j) {
+        if (i1 <= i0) return;
+        std::memset(L.at((int)i0, (int)j), 0, sizeof(real_t<T>) * (i1 - i0));
+        if constexpr (planes<T>::cplx) std::memset(L.at((int)i0, (int)j) + L.im, 0, sizeof(real_t<T>) * (i1 - i0));
+    };
+    for (long j = 0; j < cols; ++j) {
+        if (j >= n) {
+            zero(0, L.ld, j);
+            continue;
+        }
+        zero(j / S::NB * S::NB, j, j);
+        zero(n, L.ld, j);
+    }
+}
 template <class T> inline void load_blocked(int n, const planes<T> &L, const T *m, long ld, bool upper) {
     using R = real_t<T>;
+    zero_unread_blocked(n, L);
     if (upper) return for_lower_in_tiles(n, [&](int i, int j) { L.set(i, j, conj(m[j + i * ld])); });
     for (int j = 0; j < n; ++j) {
         const T *__restrict src = m + j + j * ld;
@@ -457,7 +480,7 @@ template <class T> inline void blocked_solve(const planes<T> &L, int n, const pl
 template <class T, class BatchA, class BatchB>
 void posv_blocked(int n, bool upper, const BatchA &A, int nrhs, const BatchB &B, int *info, int batch) {
     const bool team = team_of_threads(n, batch, chol_team_min_order);
-    blocked_scratch<T> work(n, 1, team ? 1 : omp_get_max_threads());
+    blocked_scratch<T> work(n, 1, team ? 1 : omp_get_max_threads(), false);
     const blocked_layout<T> &s = work.shape;
     for_each_blocked_matrix(team, batch, cube(n) / 3.0 + 2.0 * n * n * nrhs, [&](int b, int thread) {
         real_t<T> *base = work[thread];
@@ -473,7 +496,7 @@ void posv_blocked(int n, bool upper, const BatchA &A, int nrhs, const BatchB &B,
 }
 template <class T, class BatchA, class BatchB>
 void potrs_blocked(int n, bool upper, int nrhs, const BatchA &A, const BatchB &B, int batch) {
-    blocked_scratch<T> work(n, 1);
+    blocked_scratch<T> work(n, 1, omp_get_max_threads(), false);
     const blocked_layout<T> &s = work.shape;
     for_each_matrix(batch, 2.0 * n * n * nrhs, [&](int b, int thread) {
         real_t<T> *base = work[thread];
@@ -484,7 +507,7 @@ void potrs_blocked(int n, bool upper, int nrhs, const BatchA &A, const BatchB &B
 }
 // potri: A unchanged where the factor's diagonal has a zero (xTRTRI's info).
 template <class T, class Batch> void potri_blocked(int n, bool upper, const Batch &A, int *info, int batch) {
-    blocked_scratch<T> work(n, 2);
+    blocked_scratch<T> work(n, 2, omp_get_max_threads(), true);
     const blocked_layout<T> &s = work.shape;
     for_each_matrix(batch, 2.0 * cube(n) / 3.0, [&](int b, int thread) {
         real_t<T> *base = work[thread];
@@ -502,7 +525,7 @@ template <class T, class Batch> void potri_blocked(int n, bool upper, const Batc
 // poinv: all of C; C not written where the factorization failed.
 template <class T, class BatchA, class BatchC>
 void poinv_blocked(int n, bool upper, const BatchA &A, const BatchC &C, int *info, int batch) {
-    blocked_scratch<T> work(n, 2);
+    blocked_scratch<T> work(n, 2, omp_get_max_threads(), true);
     const blocked_layout<T> &s = work.shape;
     for_each_matrix(batch, cube(n), [&](int b, int thread) {
         real_t<T> *base = work[thread];
