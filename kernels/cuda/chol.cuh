@@ -375,9 +375,9 @@ template <class T> std::size_t chol_block_bytes(int n, bool in_shared) {
 // holding row i; each step the unscaled column through shared memory, the multiplier A(i,k) / d), a thread per row
 // below solves that row's NB entries against it, then the whole block updates the trailing lower triangle in
 // 64 x 64 blocks, each thread a tile of rows 16 apart and 4 adjacent columns (conflict-free loads). Three barriers
-// a panel. rdiag: n entries of scratch (1 / the diagonal); columns: 64. Returns LAPACK's info, the same in every thread; after a
-// failure at column j the columns before j's panel and the diagonal block's columns before j are final, the rest
-// partly updated.
+// a panel. rdiag: n entries of scratch (1 / the diagonal); columns: 64. Returns LAPACK's info, the same in every
+// thread; after a failure at column j the columns before j's panel and the diagonal block's columns before j are
+// final, the rest partly updated.
 template <class T, int NB> __device__ int block_factor(T *L, int n, T *rdiag, T (*columns)[32], int &failed) {
     using R = real_t<T>;
     const int tid = threadIdx.x, lane = tid & 31, tx = tid & 15, ty = tid >> 4;
