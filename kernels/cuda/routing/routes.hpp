@@ -13,7 +13,8 @@ namespace cuda_kernels {
 enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
 // The Cholesky family (chol.cuh) has lane (n <= 32), panels (potrf, posv; n <= 1024), blocked (potrf, posv; potrs,
 // posv's solve and potri by cuBLAS's TRSM; poinv as potrf and potri are routed, on C), one_block (one block a
-// matrix: potrf, posv's factorization, potri, poinv; potrs: a warp per right-hand side), and vendor and vendor_batched (potrf, posv: cuSOLVER's potrf on each matrix, or its batched potrf).
+// matrix: potrf, posv's factorization, potri, poinv; potrs: a warp per right-hand side), and vendor and
+// vendor_batched (potrf, posv: cuSOLVER's potrf on each matrix, or its batched potrf).
 constexpr bool is_cholesky(routine r) { return r >= routine::potrf; }
 
 // The kernel families. Each family exists only for some orders (family_exists, below).
