@@ -927,8 +927,8 @@ void run_precision(smallla_handle_t hh, smallla_handle_t hc, const std::vector<i
             run_case<C>(hh, hc, sc, rng);
         }
         for (int packed = 0; packed < (n <= 16 ? 2 : 1); ++packed) chol_sweep<C>(hh, hc, n, packed, rng);
-        // Beyond 32 the batch of 5 takes a vendor route; 3000 matrices take the library's panels (40; 100 in c, z)
-        // and blocked (100 in s, d) Cholesky, 800 the blocked one at 200 in every precision (a last step of 8).
+        // Beyond 32 the batch of 5 takes a vendor route or one block a matrix; 3000 matrices take the library's
+        // panels (40) and blocked (100) Cholesky, 800 the blocked one at 200 in every precision (a last step of 8).
         if (n == 40 || n == 100) chol_sweep<C>(hh, hc, n, false, rng, 3000);
         if (n == 200) chol_sweep<C>(hh, hc, n, false, rng, 800);
         // Double complex with 1-3 matrices where the routing family `wide` serves (panels of 32 columns): a NaN, a
