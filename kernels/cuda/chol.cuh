@@ -972,8 +972,9 @@ template <class T> cudaError_t launch_chol_poinv_part(const chol_launch<T> &a, i
 }
 
 // ---- around cuSOLVER's potrf (the vendor route, lib/cuda/vendor.cuh) ----------------------------------------
-// Before (part 0): the uplo triangle of matrices first .. first + count - 1 into M (ld n; matrix i at M + i*stride)
-// when M is given, else in place; either way the diagonal's imaginary parts as zero, as LAPACK reads them.
+// Before (part 0, only where M is given): the uplo triangle of matrices first .. first + count - 1 into M (ld n;
+// matrix i at M + i*stride), the diagonal's imaginary parts as zero. cuSOLVER, like LAPACK, does not read those
+// parts (the tests put junk there), so a matrix factored in place needs nothing before.
 // After (part 1): info = the first j whose factor diagonal is NaN where that comes before cuSOLVER's info (a NaN
 // pivot is no "<= 0" to cuSOLVER, and it fails no step there), and the triangle back from M when M is given.
 template <class T>
@@ -997,11 +998,7 @@ __global__ void chol_vendor_part(chol_launch<T> a, int part, long long first, T 
         if (threadIdx.x == 0 && first_nan != 0x7fffffff && (a.info[b] == 0 || first_nan < a.info[b]))
             a.info[b] = first_nan;
     }
-    if (!M) {
-        if (part == 0 && blockIdx.y == 0)
-            for (int k = threadIdx.x; k < n; k += blockDim.x) m[k + (long long)k * ld] = real_only(m[k + (long long)k * ld]);
-        return;
-    }
+    if (!M) return;
     const T *src = part == 0 ? m : w;
     T *dst = part == 0 ? w : m;
     const long long sld = part == 0 ? ld : wld, dld = part == 0 ? wld : ld;
@@ -1018,7 +1015,7 @@ template <class T>
 cudaError_t launch_chol_vendor_part(const chol_launch<T> &a, int part, long long first, long long count, T *M,
                                     long long stride, cudaStream_t stream) {
     if (count <= 0) return cudaSuccess;
-    if (M == nullptr && part == 0 && !scalar_traits<T>::is_complex) return cudaSuccess;  // nothing to do
+    if (M == nullptr && part == 0) return cudaSuccess;  // nothing to do in place
     const unsigned groups = M ? (unsigned)(a.n < 65535 ? a.n : 65535) : 1u;
     chol_vendor_part<T><<<dim3((unsigned)count, groups), 128, 0, stream>>>(a, part, first, M, stride);
     return cudaSuccess;  // a launch error is the dispatch's check_launch's to find

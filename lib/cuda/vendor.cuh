@@ -159,9 +159,8 @@ smallla_status_t getrf_vendor(context &ctx, const char *routine, const getrf_arg
 }
 
 // potrf, and posv's factorization, by cuSOLVER's potrf on each matrix. cuSOLVER does not take a NaN pivot for a
-// failure, so a kernel after it sets info where the factor's diagonal holds the first NaN (LAPACK's rule); a kernel
-// before it zeroes the diagonal's imaginary parts, which LAPACK does not read. Pointer-array chunks are factored
-// in a packed copy of their uplo triangles.
+// failure, so a kernel after it sets info where the factor's diagonal holds the first NaN (LAPACK's rule).
+// Pointer-array chunks are factored in a packed copy of their uplo triangles (a kernel before makes it).
 template <class T> smallla_status_t potrf_vendor(context &ctx, const char *routine, const chol_launch<T> &l) {
     using B = typename blas_types<T>::B;
     const int n = l.n;
