@@ -29,7 +29,7 @@ CURRENT_GPU_CHOL_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, C
 CURRENT_HOST = "results/2026-11-28-host-948be61-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
 CURRENT_GPU_GRID = "results/2026-11-27-h100-e7aeb2c-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_GPU_GRID_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code"
-CURRENT_GPU_CHOL_GRID = "results/2026-11-28-h100-3e8084e-chol-grid.csv"  # smallla-bench --grid --ops potrf
+CURRENT_GPU_CHOL_GRID = "results/2026-11-28-h100-6b9276d-chol-grid.csv"  # smallla-bench --grid --ops potrf
 CURRENT_TORCH = "results/2026-11-26-h200-390e971-bench-torch.csv"  # perf/python/bench_torch.py: smallla against torch.linalg
 CURRENT_TORCH_DEVICE = "NVIDIA H200, torch 2.11.0 (CUDA 13.0), the Python package and a 90-real library of 390e971"
 CURRENT_HOST_MACHINE = "a 2-core AMD EPYC (Zen 5, AVX-512) KVM guest shared with other builds (differences under ~1.3x are noise)"
@@ -365,11 +365,11 @@ def generate():
     w("smallla's time over the best of cuSOLVER's potrfBatched (the cuBLAS column), its potrf looped over the batch on one")
     w("stream and on four (%s, %s; below 1: smallla faster, bold: slower). Beyond order 32 the routing" % (
         link(CURRENT_GPU_CHOL_GRID), CURRENT_GPU_DEVICE.split(" (")[0]))
-    w("table sends a few to some hundreds of matrices at s 33-240, d and c 33-169 to one thread block a matrix (one")
-    w("launch), else a few matrices to cuSOLVER's looped potrf and a middling batch to its potrfBatched; their cost over")
-    w("cuSOLVER's own time is smallla's kernels around them (perf/NOTES.md, \"The Cholesky family\"). Each cell the")
-    w("median of three grid runs (one call, then two in another on another H100; a single run had cells beyond 192 at")
-    w("1.5-2.6x that the others read 1.0-1.04: part 27 of %s)." % link("results/2026-11-26-h200-dae37ab-tests.txt"))
+    w("table sends one to some hundreds of matrices at s 33-240, d and c 33-169 to one thread block a matrix (one")
+    w("launch; from order 113 cuSOLVER keeps 1-5), else a few matrices to cuSOLVER's looped potrf and a middling batch")
+    w("to its potrfBatched; their cost over cuSOLVER's own time is smallla's launch and scratch around them")
+    w("(perf/NOTES.md, \"The Cholesky family\"). Each cell the median of three grid runs (one call, then two in the")
+    w("next on the same H100; part 28 of %s)." % link("results/2026-11-26-h200-dae37ab-tests.txt"))
     w("")
     out += grid_table(chol_grid)
     w("")
