@@ -13,6 +13,8 @@
 //  - The blocked left-looking factorization for larger orders: per block of 32 columns, cuBLAS's GEMM for the
 //    update from the columns to the left, then a step kernel that factors the diagonal block and solves the rows
 //    below it.
+//  - One thread block per matrix, the factorization alone to n = 128: the lower form in registers, right-looking a
+//    column a step, one barrier each (chol_registers_kernel).
 //  - One thread block per matrix, any order: the lower form in shared memory when it fits, else in global
 //    scratch; the factorization right-looking by panels of 16 columns (block_factor), the inverse of L column by
 //    column into the unused upper part and then the product into the lower part.
@@ -578,6 +580,123 @@ __global__ void __launch_bounds__(chol_block_threads) chol_block_kernel(chol_lau
     }
 }
 
+// The factorization alone (potrf, posv's factorization) at n <= block_registers_max_order: the lower form in
+// registers, warp w of W holding columns j = w + W c (c < 32 R / W) and lane l rows i = l + 32 r (r < R, n <= 32 R),
+// only the (c, r) where a row of the block can lie on or below the diagonal. Right-looking by single columns, one
+// barrier a step: step k reads column k (unscaled) from shared memory, all its loads at once, updates the columns
+// j > k by A(i,j) -= A(i,k) conj(A(j,k)) / A(k,k), and the owner of column k + 1 puts it in shared memory for step
+// k + 1. The columns are scaled at the end (L(i,j) = A(i,j) / sqrt(A(j,j)), the pivots kept in shared memory), so
+// that a step's chain is a barrier, a load, a reciprocal, a multiply-add and a store. Entries above the diagonal
+// hold junk, never stored.
+// W = 16 warps a block (32 from 65 measured no faster at one matrix and slower at hundreds).
+constexpr int chol_registers_warps = 16;
+constexpr bool chol_registers_held(int c, int r) { return 32 * r + 31 >= chol_registers_warps * c; }
+// 1 / d correctly rounded (the same bits as the division, without its slow path in the chain).
+__device__ __forceinline__ float reciprocal_rn(float d) { return __frcp_rn(d); }
+__device__ __forceinline__ double reciprocal_rn(double d) { return __drcp_rn(d); }
+
+template <class T, int R>
+__global__ void __launch_bounds__(chol_registers_warps * 32, 1)
+    chol_registers_kernel(chol_launch<T> a, long long first) {
+    using Re = real_t<T>;
+    constexpr int W = chol_registers_warps, C = 32 * R / W;
+    __shared__ __align__(16) T column[2][32 * R];
+    __shared__ Re pivot[32 * R];
+    const long long b = first + blockIdx.x;
+    const int n = a.n, lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    T *m = a.A[b];
+    const long long lda = a.A.ld;
+    T x[C][R];
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+            if (chol_registers_held(c, r)) {
+                const int i = lane + 32 * r, j = w + W * c;
+                const T v = i < n && j < n && i >= j ? lower_form_at(m, lda, a.upper, i, j) : T(Re(0));
+                x[c][r] = i == j ? real_only(v) : v;
+            }
+    if (w == 0) {
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+            if (chol_registers_held(0, r)) column[0][lane + 32 * r] = x[0][r];
+    }
+    __syncthreads();
+    int info = 0;
+    for (int k = 0; k < n; ++k) {
+        const T *col = column[k & 1];
+        // Column k's entries in this thread's rows and columns (those of the columns loaded where used, in double
+        // complex at 97-128, whose registers they would spill).
+        constexpr bool preload = !(sizeof(T) == 16 && R == 4);
+        T ck[R], cj[C];
+#pragma unroll
+        for (int r = 0; r < R; ++r) ck[r] = col[lane + 32 * r];
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+            if (preload) cj[c] = col[w + W * c];
+        const Re d = real_of(col[k]);
+        if (!(d > Re(0))) {  // also NaN; the same in every thread
+            info = k + 1;
+            break;
+        }
+        if (threadIdx.x == 0) pivot[k] = d;
+        const Re rd = reciprocal_rn(d);
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            const int j = w + W * c;
+            if (j > k && j < n) {
+                const T s = times_real(conj(preload ? cj[c] : col[j]), rd);
+#pragma unroll
+                for (int r = 0; r < R; ++r)  // entries above the diagonal too (junk, never stored): no test
+                    if (chol_registers_held(c, r)) x[c][r] -= ck[r] * s;
+                if (j == k + 1) {
+#pragma unroll
+                    for (int r = 0; r < R; ++r)
+                        if (chol_registers_held(c, r)) column[(k + 1) & 1][lane + 32 * r] = x[c][r];
+                }
+            }
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) a.info[b] = info;
+    const int done = info == 0 ? n : info - 1;  // the columns factored: scaled and stored as L
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+        const int j = w + W * c;
+        if (j >= n) continue;
+        const Re d = j < done ? pivot[j] : Re(1), rl = j < done ? rsqrt(d) : Re(1);
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+            if (chol_registers_held(c, r)) {
+                const int i = lane + 32 * r;
+                if (i >= n || i < j) continue;
+                // sqrt(d) as d / sqrt(d), +inf kept (as LAPACK's)
+                const T v = j >= done ? x[c][r] : i == j ? T(d < Re(INFINITY) ? d * rl : d) : times_real(x[c][r], rl);
+                if (a.upper) m[j + (long long)i * lda] = conj(v);
+                else m[i + (long long)j * lda] = v;
+            }
+    }
+}
+
+template <class T, int R> void launch_chol_registers_of(const chol_launch<T> &a, cudaStream_t stream) {
+    static_assert(R >= 1 && 32 * R <= block_registers_max_order, "the register kernel's orders");
+    constexpr long long most = 0x7fffffff;  // blocks a launch
+    for (long long first = 0; first < a.batch; first += most)
+        chol_registers_kernel<T, R>
+            <<<(unsigned)(a.batch - first < most ? a.batch - first : most), chol_registers_warps * 32, 0, stream>>>(
+                a, first);
+}
+
+template <class T> cudaError_t launch_chol_registers(const chol_launch<T> &a, cudaStream_t stream) {
+    if (a.op != chol_op::factor || a.n < 1 || a.n > block_registers_max_order) return cudaErrorInvalidValue;
+    const int R = (a.n + 31) / 32;
+    if (R == 1) launch_chol_registers_of<T, 1>(a, stream);
+    else if (R == 2) launch_chol_registers_of<T, 2>(a, stream);
+    else if (R == 3) launch_chol_registers_of<T, 3>(a, stream);
+    else launch_chol_registers_of<T, 4>(a, stream);
+    return cudaSuccess;
+}
+
 template <class T>
 cudaError_t launch_chol_block(const chol_launch<T> &a, bool in_shared, T *scratch, long long first, long long count,
                               cudaStream_t stream) {
@@ -1052,6 +1171,7 @@ cudaError_t launch_chol_step(const chol_launch<T> &a, int k, const T *S, long lo
     template cudaError_t launch_chol_vendor_part<T>(const chol_launch<T> &, int, long long, long long, T *,    \
                                                     long long, cudaStream_t);                                  \
     template std::size_t chol_block_bytes<T>(int, bool);                                                      \
+    template cudaError_t launch_chol_registers<T>(const chol_launch<T> &, cudaStream_t);                      \
     template cudaError_t launch_chol_block<T>(const chol_launch<T> &, bool, T *, long long, long long, cudaStream_t);
 
 }  // namespace cuda_kernels

@@ -90,6 +90,10 @@ template <class T>
 cudaError_t launch_chol_vendor_part(const chol_launch<T> &a, int part, long long first, long long count, T *M,
                                     long long stride, cudaStream_t stream);
 
+// The factor op by one block a matrix with the lower form in registers, a column a step (family block_registers),
+// n <= block_registers_max_order; no scratch. A launch error is left for cudaGetLastError.
+template <class T> cudaError_t launch_chol_registers(const chol_launch<T> &a, cudaStream_t stream);
+
 // One thread block per matrix, any order: the lower form of the matrix in shared memory when it fits
 // (chol_block_bytes(n, true) <= the device's limit), else in scratch (n*n elements per matrix of the launch:
 // matrices first .. first + count - 1). Returns an error of setting the kernel's shared memory size; a launch

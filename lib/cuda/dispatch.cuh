@@ -451,9 +451,12 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
     if (l.op == chol_op::inverse && f == family::blocked) return chol_inverse_blocked<T>(ctx, name, l);
     if (l.op == chol_op::full_inverse && f == family::blocked) return poinv_by_parts<T>(ctx, name, l);
     if ((f == family::panels && l.n <= chol_panel_max_order) || f == family::blocked || f == family::vendor ||
-        f == family::vendor_batched) {
+        f == family::vendor_batched || f == family::block_registers) {
         if (l.op != chol_op::factor) return no_kernel(ctx, name, l.n);
-        if (f == family::blocked) {
+        if (f == family::block_registers) {
+            if (launch_chol_registers<T>(l, stream_of(ctx)) != cudaSuccess) return no_kernel(ctx, name, l.n);
+            if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
+        } else if (f == family::blocked) {
             if (smallla_status_t st = chol_blocked<T>(ctx, name, l); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
         } else if (f == family::vendor) {
             if (smallla_status_t st = potrf_vendor<T>(ctx, name, l); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;

@@ -35,7 +35,8 @@ FAMILY_WORDS = {"thread": "thread per matrix", "lane": "row per lane", "lane_rol
                 "two_rows": "two rows per lane", "prefetch": "row per lane (persistent)", "two_warps": "two warps",
                 "columns": "by columns", "blocked": "blocked", "large": "large-order blocked",
                 "one_block": "one block", "vendor": "cuSOLVER", "vendor_batched": "cuSOLVER batched",
-                "panels": "left-looking panels", "wide": "blocked, wide panels"}
+                "panels": "left-looking panels", "wide": "blocked, wide panels",
+                "block_registers": "one block, in registers"}
 ROUTE = re.compile(r"^SMALLLA_ROUTE\((\w+),\s*(\w+),\s*(\d+),\s*(\d+),\s*(\d+),\s*(\w+)\)")
 BIG = 2147483647
 DOC_ORDERS = 512  # orders shown one by one; beyond, the table's large-order lines

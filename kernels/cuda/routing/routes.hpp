@@ -13,8 +13,8 @@ namespace cuda_kernels {
 enum class routine : unsigned char { getrf, getrf_nopiv, getrs, getri, matinv, potrf, potrs, posv, potri, poinv };
 // The Cholesky family (chol.cuh) has lane (n <= 32), panels (potrf, posv; n <= 1024), blocked (potrf, posv; potrs,
 // posv's solve and potri by cuBLAS's TRSM; poinv as potrf and potri are routed, on C), one_block (one block a
-// matrix: potrf, posv's factorization, potri, poinv; potrs: a warp per right-hand side), and vendor and
-// vendor_batched (potrf, posv: cuSOLVER's potrf on each matrix, or its batched potrf).
+// matrix: potrf, posv's factorization, potri, poinv; potrs: a warp per right-hand side), block_registers (potrf,
+// posv; n <= 128), and vendor and vendor_batched (potrf, posv: cuSOLVER's potrf on each matrix, or its batched potrf).
 constexpr bool is_cholesky(routine r) { return r >= routine::potrf; }
 
 // The kernel families. Each family exists only for some orders (family_exists, below).
@@ -39,13 +39,15 @@ enum class family : unsigned char {
                      // Cholesky and too large for the vendor loop (lib/cuda/vendor.cuh)
     wide,         // getrf (and matinv's factorization): blocked with panels twice as wide (lu_blocked.cuh), half the
                   // launches where a few matrices leave them the cost; double complex, n <= 256
+    block_registers,  // potrf and posv's factorization: one block a matrix, the lower form in registers, a column a
+                      // step (chol.cuh), n <= 128: the shortest chain for a few matrices
 };
 // The families' names, in the enum's order (SMALLLA_ROUTE's overrides, smallla-route-info).
 constexpr const char *family_names[] = {"thread",    "lane",    "lane_rolled", "two_rows", "prefetch",  "two_warps",
                                         "columns",   "blocked", "large",       "one_block", "panels",   "vendor",
-                                        "vendor_batched", "wide"};
+                                        "vendor_batched", "wide",  "block_registers"};
 constexpr int family_count = sizeof(family_names) / sizeof(family_names[0]);
-static_assert(family_count == (int)family::wide + 1, "family_names must name every family");
+static_assert(family_count == (int)family::block_registers + 1, "family_names must name every family");
 constexpr const char *routine_names[] = {"getrf", "getrf_nopiv", "getrs", "getri", "matinv",
                                          "potrf", "potrs",       "posv",  "potri", "poinv"};
 constexpr int routine_count = sizeof(routine_names) / sizeof(routine_names[0]);
@@ -66,13 +68,15 @@ constexpr int blocked_max_order = 512;
 constexpr int large_max_order = 8192;  // a panel's rows in one cluster of 16 blocks (lu_blocked.cuh)
 // The wide panels: one row a thread, 32 double complex columns in registers (lu_blocked.cuh, wide_panel_width).
 constexpr int wide_max_order = 256;
+constexpr int block_registers_max_order = 128;  // four rows a lane (chol.cuh, chol_registers_kernel)
 constexpr bool wide_exists(char p) { return p == 'z'; }
 constexpr bool two_rows_exist(char p, int n) { return (n >= 17 && n <= 20 && p != 'z') || (p == 's' && (n == 11 || n == 12)); }
 constexpr bool family_exists(routine r, family f, char p, int n) {
     if (is_cholesky(r))
         return n >= 1 && (f == family::one_block || (f == family::lane && n <= lane_max_order) ||
                           (f == family::thread && n <= chol_thread_max_order(p)) ||
-                          (((f == family::panels && n <= 1024) || f == family::vendor || f == family::vendor_batched) &&
+                          (((f == family::panels && n <= 1024) || f == family::vendor || f == family::vendor_batched ||
+                            (f == family::block_registers && n <= block_registers_max_order)) &&
                            (r == routine::potrf || r == routine::posv)) ||
                           f == family::blocked);
     const bool factor = r == routine::getrf || r == routine::getrf_nopiv;
@@ -96,6 +100,7 @@ constexpr bool family_exists(routine r, family f, char p, int n) {
 #endif
     case family::vendor_batched: return false;
     case family::wide: return factor && wide_exists(p) && n > lane_max_order && n <= wide_max_order;
+    case family::block_registers: return false;
     }
     return false;
 }
