@@ -29,7 +29,7 @@ CURRENT_GPU_CHOL_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, C
 CURRENT_HOST = "results/2026-11-28-host-948be61-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
 CURRENT_GPU_GRID = "results/2026-11-27-h100-e7aeb2c-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_GPU_GRID_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code"
-CURRENT_GPU_CHOL_GRID = "results/2026-11-28-h100-6b9276d-chol-grid.csv"  # smallla-bench --grid --ops potrf
+CURRENT_GPU_CHOL_GRID = "results/2026-11-28-h200-1de6953-chol-grid.csv"  # smallla-bench --grid --ops potrf
 CURRENT_TORCH = "results/2026-11-26-h200-390e971-bench-torch.csv"  # perf/python/bench_torch.py: smallla against torch.linalg
 CURRENT_TORCH_DEVICE = "NVIDIA H200, torch 2.11.0 (CUDA 13.0), the Python package and a 90-real library of 390e971"
 CURRENT_HOST_MACHINE = "a 2-core AMD EPYC (Zen 5, AVX-512) KVM guest shared with other builds (differences under ~1.3x are noise)"
@@ -363,13 +363,15 @@ def generate():
     w("## GPU: potrf at every batch, against every vendor route")
     w("")
     w("smallla's time over the best of cuSOLVER's potrfBatched (the cuBLAS column), its potrf looped over the batch on one")
-    w("stream and on four (%s, %s; below 1: smallla faster, bold: slower). Beyond order 32 the routing" % (
-        link(CURRENT_GPU_CHOL_GRID), CURRENT_GPU_DEVICE.split(" (")[0]))
-    w("table sends one to some hundreds of matrices at s 33-240, d and c 33-169 to one thread block a matrix (one")
-    w("launch; from order 113 cuSOLVER keeps 1-5), else a few matrices to cuSOLVER's looped potrf and a middling batch")
-    w("to its potrfBatched; their cost over cuSOLVER's own time is smallla's launch and scratch around them")
-    w("(perf/NOTES.md, \"The Cholesky family\"). Each cell the median of three grid runs (one call, then two in the")
-    w("next on the same H100; part 28 of %s)." % link("results/2026-11-26-h200-dae37ab-tests.txt"))
+    w("stream and on four (%s, NVIDIA H200; below 1: smallla faster, bold: slower). Beyond order 32 the routing" %
+      link(CURRENT_GPU_CHOL_GRID))
+    w("table sends one to 128-1024 matrices at 33-128 to one thread block a matrix holding it in registers (a column a")
+    w("step; cuSOLVER keeps one matrix at s, d 121-128 and z 89-120), one to some hundreds at s 129-240, d and c 129-169")
+    w("to one block a matrix in shared memory (from 113 cuSOLVER keeps 1-5), else a few matrices to cuSOLVER's looped")
+    w("potrf and a middling batch to its potrfBatched; their cost over cuSOLVER's own time is smallla's launch and")
+    w("scratch around them (perf/NOTES.md, \"The Cholesky family\"). Each cell the median of two grid runs in one call")
+    w("(1de6953's library; 09c0fda then lowered five of the register kernel's batch limits where this grid lost: d, c")
+    w("64 x 2048, c 96 x 512, d, c 128 x 512; part 29 of %s)." % link("results/2026-11-26-h200-dae37ab-tests.txt"))
     w("")
     out += grid_table(chol_grid)
     w("")
