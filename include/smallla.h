@@ -118,6 +118,10 @@ SMALLLA_API smallla_status_t smallla_destroy(smallla_handle_t handle);
 
 /**
  * @brief Sets the CUDA stream (a cudaStream_t) on which the handle enqueues its work.
+ *
+ * On the CUDA backend, the next call that the handle replays from a CUDA graph (a repeated call routed to cuSOLVER;
+ * see the manual's repeated calls) first waits for the work queued so far on the previous stream, which must still
+ * exist when this is called.
  * @param[in] handle the handle.
  * @param[in] cuda_stream the stream; NULL is the default stream. Ignored by the host backend, which keeps it.
  * @return ::SMALLLA_SUCCESS or ::SMALLLA_INVALID_HANDLE.

@@ -36,6 +36,9 @@ SMALLLA_BACKEND_DECLS
 // otherwise), destroy frees the handle's device workspace.
 smallla_status_t create(context &ctx);
 void destroy(context &ctx);
+// smallla_set_stream's part, before the handle moves to `next`: orders later work that reuses the handle's device
+// memory after the work queued on the stream left.
+void stream_changing(context &ctx, void *next);
 // Returns INVALID_VALUE with a message when p is non-NULL and not device-accessible.
 smallla_status_t check_device_pointer(context &ctx, const char *fname, int argno, const char *argname,
                                       const void *p);

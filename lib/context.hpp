@@ -14,6 +14,7 @@ struct smallla_context {
     const void *cuda_routes = nullptr;  // CUDA backend: the device's routing table (cuda_kernels::route_table)
     void *vendor = nullptr;    // CUDA backend: the vendor route's side streams and handles (owned), made on first use
     void *pool = nullptr;      // CUDA backend: the cudaMemPool_t of its scratch memory (owned), made on first use
+    void *replay = nullptr;    // CUDA backend: the graphs of repeated calls (owned; lib/cuda/replay.hpp), made on first use
     std::string last_error;
 };
 

@@ -81,6 +81,7 @@ SMALLLA_API smallla_status_t smallla_destroy(smallla_handle_t handle) {
 
 SMALLLA_API smallla_status_t smallla_set_stream(smallla_handle_t handle, void *cuda_stream) {
     if (!handle_is_live(handle)) return invalid_handle("smallla_set_stream");
+    if (handle->backend == SMALLLA_BACKEND_CUDA) cuda::stream_changing(*handle, cuda_stream);
     handle->stream = cuda_stream;
     return SMALLLA_SUCCESS;
 }

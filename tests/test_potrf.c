@@ -4,7 +4,8 @@
  * underflow and overflow, not positive definite at the first, a middle and the last minor, indefinite),
  * NaN/Inf. info must be LAPACK xPOTRF's; the factor must give xPOT01's ratio < 30 (on the leading minor that a
  * failed factorization leaves), posv's X xPOT02's < 30; the other triangle, the gaps and (posv, info > 0) B must
- * stay bit for bit. On the CUDA backend info is also compared with the host backend's. */
+ * stay bit for bit. On the CUDA backend info is also compared with the host backend's. The same call repeated on
+ * new data in the same buffers, across a change of stream (the CUDA backend's replayed graphs). */
 #include <stdio.h>
 
 #include "chol_common.h"
@@ -246,6 +247,89 @@ static void posv_no_rhs(void **state) {
     }
 }
 
+/* The same call repeated on new data in the same buffers (the CUDA backend replays such calls from a graph from the
+ * second on: lib/cuda/replay.hpp): potrf and posv at orders and batches the vendor routes serve, both forms and
+ * triangles, five rounds each (well conditioned, not positive definite at the middle minor, a NaN pivot), the
+ * handle's stream changed twice on the way (the stream left is destroyed). Every round checks info against LAPACK,
+ * xPOT01 / xPOT02 < 30, the other triangle and the gaps. */
+typedef struct repeat_case {
+    chk_form form;
+    smallla_fill_t uplo;
+    int n, batch, nrhs; /* nrhs < 0: potrf */
+} repeat_case;
+
+static void repeat_rounds(chk_prec p, chk_env *env, const repeat_case *c, uint64_t seed) {
+    chk_rng rng;
+    chk_rng_seed(&rng, seed);
+    const int n = c->n, batch = c->batch, posv = c->nrhs >= 0, nrhs = posv ? c->nrhs : 0, lda = n + 1, ldb = n + 2;
+    chk_batch *A = chk_batch_new(p, c->form, n, n, lda, (long long)lda * n + 3, batch, &rng);
+    chk_batch *B = posv ? chk_batch_new(p, c->form, n, nrhs, ldb, (long long)ldb * nrhs + 3, batch, &rng) : NULL;
+    chk_ints *info = chk_ints_new(1, 1, batch);
+    void *W = chk_alloc(chk_elem_size(p) * (size_t)n * (size_t)n);
+    void *stream0 = NULL, *side = NULL;
+    if (chk_on_device(env)) smallla_get_stream(env->h, &stream0);
+    for (int round = 0; round < 5; ++round) {
+        if (chk_on_device(env) && round == 2) { /* rounds 2 and 3 on a stream of their own */
+            side = chk_dev_stream_create();
+            if (!side) chk_fail("cannot create a stream: %s", chk_dev_last_error());
+            smallla_set_stream(env->h, side);
+        }
+        if (chk_on_device(env) && round == 4) {
+            smallla_set_stream(env->h, stream0);
+            chk_dev_stream_destroy(side);
+        }
+        const chk_pdtype type = round == 2 ? CHK_PD_ZERO_MIDDLE : CHK_PD_WELL;
+        chk_batch_gen_pd(A, type, &rng);
+        if (round == 3) chk_set(p, chk_batch_mat(A, 0), n / 2 + (long long)(n / 2) * lda, NAN);
+        spoil_unread(A, c->uplo);
+        chk_batch *A0 = chk_batch_clone(A), *B0 = NULL;
+        if (posv) {
+            chk_batch_gen(B, CHK_MT_RANDOM, &rng);
+            B0 = chk_batch_clone(B);
+        }
+        char what[160];
+        snprintf(what, sizeof what, "%c%s %s %s n=%d batch=%d, round %d of the same call", chk_letter(p),
+                 posv ? "posv" : "potrf", uplo_name(c->uplo), chk_form_name(c->form), n, batch, round);
+        smallla_status_t st = posv ? chk_posv_on(env, c->uplo, A, B, info) : chk_potrf_on(env, c->uplo, A, info);
+        chk_expect_status(env, st, SMALLLA_SUCCESS, what);
+        if (chk_batch_gap_changes(A) || (B && chk_batch_gap_changes(B))) chk_fail("%s: gap elements changed", what);
+        for (int b = 0; b < batch; ++b) {
+            const int got = *chk_ints_at(info, b), want = lapack_potrf_copy(p, c->uplo, A0, b, W);
+            if (got != want) chk_fail("%s: matrix %d: info %d, LAPACK potrf %d", what, b, got, want);
+            if (round == 3 && b == 0 && got != n / 2 + 1) chk_fail("%s: NaN pivot %d: info %d", what, n / 2 + 1, got);
+            if (other_triangle_changes(A0, A, b, c->uplo)) chk_fail("%s: matrix %d: other triangle changed", what, b);
+            const double r = chk_ratio_chol(p, c->uplo, got == 0 ? n : got - 1, chk_batch_mat(A0, b), lda,
+                                            chk_batch_mat(A, b), lda);
+            if (!(r < CHK_THRESHOLD)) chk_fail("%s: matrix %d (info %d): xPOT01 ratio %g", what, b, got, r);
+            if (!posv) continue;
+            if (got != 0) {
+                if (matrix_changes(B0, B, b)) chk_fail("%s: matrix %d: B written although info = %d", what, b, got);
+                continue;
+            }
+            const double rs = chk_ratio_pd_solve(p, c->uplo, n, nrhs, chk_batch_mat(A0, b), lda, chk_batch_mat(B, b),
+                                                 ldb, chk_batch_mat(B0, b), ldb);
+            if (!(rs < CHK_THRESHOLD)) chk_fail("%s: matrix %d: xPOT02 ratio %g", what, b, rs);
+        }
+        chk_batch_free(A0);
+        chk_batch_free(B0);
+    }
+    chk_free(W);
+    chk_batch_free(A);
+    chk_batch_free(B);
+    chk_ints_free(info);
+}
+
+static void chol_repeated_calls(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_env *env = chk_begin();
+    static const repeat_case cases[] = {
+        {CHK_STRIDED, SMALLLA_FILL_LOWER, 192, 1, -1},  {CHK_STRIDED, SMALLLA_FILL_UPPER, 200, 3, 2},
+        {CHK_POINTERS, SMALLLA_FILL_LOWER, 256, 2, -1}, {CHK_STRIDED, SMALLLA_FILL_LOWER, 256, 16, -1},
+        {CHK_STRIDED, SMALLLA_FILL_UPPER, 192, 16, 1},  {CHK_POINTERS, SMALLLA_FILL_UPPER, 129, 1, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) repeat_rounds(p, env, &cases[k], 1000u + k);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         CHK_TEST_ALL_PRECS(potrf_sizes_strided), CHK_TEST_ALL_PRECS(potrf_sizes_pointers),
@@ -253,6 +337,7 @@ int main(int argc, char **argv) {
         CHK_TEST_ALL_PRECS(chol_gaps),           CHK_TEST_ALL_PRECS(chol_batch_counts),
         CHK_TEST_ALL_PRECS(chol_matrix_types),   CHK_TEST_ALL_PRECS(chol_nan_inf),
         CHK_TEST_ALL_PRECS(chol_large_orders),   CHK_TEST_ALL_PRECS(posv_no_rhs),
+        CHK_TEST_ALL_PRECS(chol_repeated_calls),
     };
     return chk_main(argc, argv, "potrf", tests, sizeof tests / sizeof tests[0]);
 }

@@ -13,6 +13,7 @@
 #include "backend.hpp"
 #include "context.hpp"
 #include "cuda_backend.hpp"
+#include "replay.hpp"
 
 namespace smallla {
 namespace cuda {
@@ -170,11 +171,14 @@ smallla_status_t vendor_join(context &ctx, int lanes) {
 void destroy(context &ctx) {
     if (ctx.blas != nullptr) cublasDestroy(static_cast<cublasHandle_t>(ctx.blas));
     ctx.blas = nullptr;
+    replay_destroy(ctx);
     destroy_vendor(ctx);
     // Memory still allocated from the pool (frees queued on the stream) is released when those complete.
     if (ctx.pool != nullptr) cudaMemPoolDestroy(static_cast<cudaMemPool_t>(ctx.pool));
     ctx.pool = nullptr;
 }
+
+void stream_changing(context &ctx, void *next) { replay_stream_changing(ctx, next); }
 
 smallla_status_t blas_on_stream(context &ctx, const char *routine, cublasHandle_t &h) {
     if (ctx.blas == nullptr) {
@@ -240,8 +244,10 @@ static cudaMemPool_t scratch_pool(context &ctx) {
 cudaError_t scratch::attempt(context &ctx, size_t bytes) {
     stream = static_cast<cudaStream_t>(ctx.stream);
     const cudaMemPool_t pool = scratch_pool(ctx);
-    const cudaError_t e = pool != nullptr ? cudaMallocFromPoolAsync(&ptr, bytes, pool, stream)
-                                          : cudaMallocAsync(&ptr, bytes, stream);
+    kept_by_graph = replay_capturing(ctx);
+    const cudaError_t e = kept_by_graph                ? replay_allocate(ctx, &ptr, bytes, pool)
+                          : pool != nullptr ? cudaMallocFromPoolAsync(&ptr, bytes, pool, stream)
+                                            : cudaMallocAsync(&ptr, bytes, stream);
     if (e != cudaSuccess) {
         ptr = nullptr;
         cudaGetLastError();  // not sticky: clear it so that later checks do not report it again
@@ -263,7 +269,7 @@ size_t matinv_workspace_target(const context &ctx) {
 }
 
 scratch::~scratch() {
-    if (ptr != nullptr) cudaFreeAsync(ptr, stream);
+    if (ptr != nullptr && !kept_by_graph) cudaFreeAsync(ptr, stream);
 }
 
 smallla_status_t check_device_pointer(context &ctx, const char *fname, int argno, const char *argname,

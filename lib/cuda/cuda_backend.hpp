@@ -35,10 +35,11 @@ smallla_status_t check_blas(context &ctx, const char *routine, cublasStatus_t s)
 
 // Device memory for one call, ordered on the handle's stream: allocated before the call's kernels are
 // queued and freed after them (cudaMallocAsync / cudaFreeAsync), so nothing is shared between calls and
-// nothing synchronizes.
+// nothing synchronizes. While a call is captured into a graph (replay.hpp) the graph keeps it instead.
 struct scratch {
     void *ptr = nullptr;
     cudaStream_t stream = nullptr;
+    bool kept_by_graph = false;
     scratch() = default;
     scratch(const scratch &) = delete;
     scratch &operator=(const scratch &) = delete;

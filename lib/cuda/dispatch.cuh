@@ -458,10 +458,8 @@ template <class T> smallla_status_t chol_routed(context &ctx, const char *name, 
             if (smallla_status_t st = check_launch(ctx, name); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
         } else if (f == family::blocked) {
             if (smallla_status_t st = chol_blocked<T>(ctx, name, l); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
-        } else if (f == family::vendor) {
-            if (smallla_status_t st = potrf_vendor<T>(ctx, name, l); st != SMALLLA_SUCCESS || l.nrhs == 0) return st;
-        } else if (f == family::vendor_batched) {
-            if (smallla_status_t st = potrf_vendor_batched<T>(ctx, name, l); st != SMALLLA_SUCCESS || l.nrhs == 0)
+        } else if (f == family::vendor || f == family::vendor_batched) {
+            if (smallla_status_t st = potrf_vendor_replayed<T>(ctx, name, f, l); st != SMALLLA_SUCCESS || l.nrhs == 0)
                 return st;
         } else {
             if (launch_chol_panels<T>(l, stream_of(ctx)) != cudaSuccess) return too_large(ctx, name, l.n);

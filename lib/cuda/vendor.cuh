@@ -22,6 +22,7 @@
 #include "cuda/chol.hpp"
 #include "cuda/lu_blocked.cuh"
 #include "cuda_backend.hpp"
+#include "replay.hpp"
 
 namespace smallla {
 namespace cuda {
@@ -250,6 +251,32 @@ template <class T> smallla_status_t potrf_vendor_batched(context &ctx, const cha
         if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
     }
     return SMALLLA_SUCCESS;
+}
+
+// potrf's factorization by a vendor route (family vendor or vendor_batched), from a graph when the same call repeats
+// (replay.hpp) and the packed copies and pointer array it keeps with the graph fit replay_memory_max.
+template <class T>
+smallla_status_t potrf_vendor_replayed(context &ctx, const char *routine, family f, const chol_launch<T> &l) {
+    auto queue = [&] {
+        return f == family::vendor ? potrf_vendor<T>(ctx, routine, l) : potrf_vendor_batched<T>(ctx, routine, l);
+    };
+    const size_t matrices = (size_t)l.batch * (size_t)l.n * (size_t)l.n * sizeof(T);
+    const size_t kept = f == family::vendor ? (l.A.ptrs != nullptr ? matrices : 0)
+                                            : (size_t)l.batch * sizeof(T *) + (l.upper ? matrices : 0);
+    if (kept > replay_memory_max) return queue();
+    replay_key key;
+    const std::uintptr_t words[8] = {
+        (std::uintptr_t)routine::potrf | (std::uintptr_t)f << 8 | (std::uintptr_t)scalar_traits<T>::letter << 16 |
+            (std::uintptr_t)l.upper << 24,
+        (std::uintptr_t)l.n,
+        reinterpret_cast<std::uintptr_t>(l.A.base),
+        reinterpret_cast<std::uintptr_t>(l.A.ptrs),
+        (std::uintptr_t)l.A.ld,
+        (std::uintptr_t)l.A.stride,
+        reinterpret_cast<std::uintptr_t>(l.info),
+        (std::uintptr_t)l.batch};
+    std::copy(words, words + 8, key.word);
+    return replayed(ctx, routine, key, queue);
 }
 
 // X := op(A)^{-1} X for matrices b of a chunk on their lanes (cuSOLVER's getrs with pivots, two TRSMs without).

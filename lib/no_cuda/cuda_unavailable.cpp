@@ -12,6 +12,7 @@ smallla_status_t create(context &ctx) {
                 "the CUDA backend is not in this build of libsmallla (it was built without the CUDA toolkit)");
 }
 void destroy(context &) {}
+void stream_changing(context &, void *) {}
 smallla_status_t check_device_pointer(context &, const char *, int, const char *, const void *) {
     return SMALLLA_NOT_SUPPORTED;
 }
