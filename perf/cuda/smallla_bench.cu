@@ -20,7 +20,8 @@
 // stops) cuBLAS's getrfBatched + getriBatched, timed together.
 // --grid: n x batch cells of getrf, getrf + getrs, matinv and potrf, each against cuBLAS's batched routine (for potrf
 // cuSOLVER's potrfBatched, in the same column), cuSOLVER's single-matrix routine looped over the batch on one stream
-// and on four, and cuBLAS's strided-batched GEMM of the same order and batch.
+// and on four, and cuBLAS's strided-batched GEMM of the same order and batch, each route's runs one after the other
+// (smallla first); --interleave times potrf's four in turn, run by run.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -30,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -222,6 +224,31 @@ template <class Reset, class Body> double median_ms(int reps, Reset &&reset, Bod
     return ms[ms.size() / 2];
 }
 
+// As median_ms for several bodies, their runs interleaved (body 0, 1, ..., then again), so that a drift of the GPU's
+// state over the cell (clocks, what ran before) falls on every body alike.
+template <class Reset> std::vector<double> median_ms_interleaved(int reps, Reset &&reset,
+                                                                const std::vector<std::function<void()>> &bodies) {
+    static timer t;
+    std::vector<std::vector<float>> ms(bodies.size());
+    for (int r = -1; r < reps; ++r)
+        for (size_t i = 0; i < bodies.size(); ++i) {
+            reset();
+            CK(cudaEventRecord(t.a, stream));
+            bodies[i]();
+            CK(cudaEventRecord(t.b, stream));
+            CK(cudaEventSynchronize(t.b));
+            float x;
+            CK(cudaEventElapsedTime(&x, t.a, t.b));
+            if (r >= 0) ms[i].push_back(x);
+        }
+    std::vector<double> out;
+    for (auto &v : ms) {
+        std::sort(v.begin(), v.end());
+        out.push_back(v[v.size() / 2]);
+    }
+    return out;
+}
+
 struct options {
     std::vector<std::string> ops{"getrf", "getrf_nopiv", "matinv", "getri", "getrs"};  // + potrf, posv, potri, poinv
     std::vector<std::string> precs{"s", "d", "c", "z"};
@@ -232,6 +259,7 @@ struct options {
     bool vendor = true;
     std::string csv = "smallla-bench.csv";
     bool grid = false;
+    bool interleave = false;  // --interleave: potrf's grid cells time their four routes in turn, run by run
     std::vector<long long> batches{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
     double max_gib = 8.0;
 };
@@ -526,16 +554,25 @@ template <class C> void run_grid_cell(const options &o, const std::string &op, i
         }
     } else if (op == "potrf") {  // A0 made positive definite by the caller; lower triangle
         flops = cplx * flops_potrf(n) * batch;
-        ms = median_ms(o.reps, reset_A, [&] { CS(P::potrf(handle, SMALLLA_FILL_LOWER, n, A, n, sA, info, b)); });
-        cublas_ms = median_ms(o.reps, reset_A, [&] { P::v_potrf(n, (C **)pa, info, b); });  // cuSOLVER potrfBatched
-        for (int lanes : {1, 4}) {
-            const double t = median_ms(o.reps, reset_A, [&] {
-                on_lanes(lanes, b, [&](int m, int l) {
-                    P::s_potrf(solver_on(l), n, A + m * sA, work + (size_t)(l == 0 ? 0 : l - 1) * lwork, lwork, info + m);
-                });
+        // ours, cuSOLVER's potrfBatched, its potrf looped on one stream and on four
+        auto looped = [&](int lanes) {
+            on_lanes(lanes, b, [&](int m, int l) {
+                P::s_potrf(solver_on(l), n, A + m * sA, work + (size_t)(l == 0 ? 0 : l - 1) * lwork, lwork, info + m);
             });
-            (lanes == 1 ? s1 : s4) = t;
+        };
+        const std::vector<std::function<void()>> bodies{
+            [&] { CS(P::potrf(handle, SMALLLA_FILL_LOWER, n, A, n, sA, info, b)); },
+            [&] { P::v_potrf(n, (C **)pa, info, b); }, [&] { looped(1); }, [&] { looped(4); }};
+        std::vector<double> t;
+        if (o.interleave) {
+            t = median_ms_interleaved(o.reps, reset_A, bodies);
+        } else {
+            for (const auto &body : bodies) t.push_back(median_ms(o.reps, reset_A, body));
         }
+        ms = t[0];
+        cublas_ms = t[1];
+        s1 = t[2];
+        s4 = t[3];
     } else if (op == "getrs") {
         flops = cplx * (flops_getrf(n) + 2.0 * n * n - n) * batch;
         ms = median_ms(o.reps, reset_AB, [&] {
@@ -672,6 +709,7 @@ int main(int argc, char **argv) {
         else if (a == "--csv") o.csv = next();
         else if (a == "--no-vendor") o.vendor = false;
         else if (a == "--grid") o.grid = true;
+        else if (a == "--interleave") o.interleave = true;
         else if (a == "--batches") {
             o.batches.clear();
             for (int v : parse_orders(next())) o.batches.push_back(v);
@@ -680,7 +718,7 @@ int main(int argc, char **argv) {
             std::printf("usage: smallla-bench [--ops getrf,getrf_nopiv,matinv,getri,getrs,potrf,posv,potrs,potri,poinv,gemm] [--precs s,d,c,z]\n"
                         "       [--n 1-32,64] [--gib 1] [--batch B] [--reps 5] [--nrhs 1] [--csv file] [--no-vendor]\n"
                         "       smallla-bench --grid [--ops getrf,getrs,matinv,potrf] [--precs ...] [--n 64,128,...]\n"
-                        "       [--batches 1,2,4,...] [--max-gib 8] [--reps 3] [--csv file]\n");
+                        "       [--batches 1,2,4,...] [--max-gib 8] [--reps 3] [--csv file] [--interleave]\n");
             return a == "--help" ? 0 : 2;
         }
     }
