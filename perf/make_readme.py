@@ -29,7 +29,7 @@ CURRENT_GPU_CHOL_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, C
 CURRENT_HOST = "results/2026-11-28-host-948be61-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
 CURRENT_GPU_GRID = "results/2026-11-27-h100-e7aeb2c-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_GPU_GRID_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code"
-CURRENT_GPU_CHOL_GRID = "results/2026-11-28-h200-1de6953-chol-grid.csv"  # smallla-bench --grid --ops potrf
+CURRENT_GPU_CHOL_GRID = "results/2026-11-28-h200-b1ecaf5-chol-grid.csv"  # smallla-bench --grid --ops potrf
 CURRENT_TORCH = "results/2026-11-26-h200-390e971-bench-torch.csv"  # perf/python/bench_torch.py: smallla against torch.linalg
 CURRENT_TORCH_DEVICE = "NVIDIA H200, torch 2.11.0 (CUDA 13.0), the Python package and a 90-real library of 390e971"
 CURRENT_HOST_MACHINE = "a 2-core AMD EPYC (Zen 5, AVX-512) KVM guest shared with other builds (differences under ~1.3x are noise)"
@@ -368,10 +368,11 @@ def generate():
     w("table sends one to 128-1024 matrices at 33-128 to one thread block a matrix holding it in registers (a column a")
     w("step; cuSOLVER keeps one matrix at s, d 121-128 and z 89-120), one to some hundreds at s 129-240, d and c 129-169")
     w("to one block a matrix in shared memory (from 113 cuSOLVER keeps 1-5), else a few matrices to cuSOLVER's looped")
-    w("potrf and a middling batch to its potrfBatched; their cost over cuSOLVER's own time is smallla's launch and")
-    w("scratch around them (perf/NOTES.md, \"The Cholesky family\"). Each cell the median of two grid runs in one call")
-    w("(1de6953's library; 09c0fda then lowered five of the register kernel's batch limits where this grid lost: d, c")
-    w("64 x 2048, c 96 x 512, d, c 128 x 512; part 29 of %s)." % link("results/2026-11-26-h200-dae37ab-tests.txt"))
+    w("potrf and a middling batch to its potrfBatched. From the second call with the same arguments those two run from a")
+    w("CUDA graph (one launch for cuSOLVER's kernels, our NaN-rule kernel and the workspace), as the grid's repetitions")
+    w("do. Each cell the median of two grid runs in one call (b1ecaf5's library; smallla's runs come first in a cell:")
+    w("the looped cuSOLVER's cells at 768 and up that read over 1 read 1.00-1.04 when the routes are timed in turn;")
+    w("part 30 of %s)." % link("results/2026-11-26-h200-dae37ab-tests.txt"))
     w("")
     out += grid_table(chol_grid)
     w("")
@@ -414,7 +415,8 @@ def generate():
     w("#   --precs s,c,z --n 128,256,512,1024 --batches 1,4,16,64 (the same other arguments); twice more: run2, run3.csv")
     w("python3 perf/cuda/grid_median.py %s run1.csv run2.csv run3.csv" % ("perf/" + CURRENT_GPU_GRID))
     w("gpu-stage/bin/smallla-bench --grid --ops potrf --precs d,s,z,c --n 8,16,32,40,64,96,128,192,256,384,512,768,1024,1536,2048,4096 \\")
-    w("    --batches 1,2,4,8,16,64,128,256,512,1024,2048,4096 --max-gib 4 --reps 3 --csv %s" % ("perf/" + CURRENT_GPU_CHOL_GRID))
+    w("    --batches 1,2,4,8,16,32,64,128,256,512,1024,2048,4096 --max-gib 4 --reps 3 --csv run1.csv   # twice: run2.csv")
+    w("python3 perf/cuda/grid_median.py %s run1.csv run2.csv" % ("perf/" + CURRENT_GPU_CHOL_GRID))
     w("# potrf's batch-dependent routing lines: perf/cuda/grid_routes.py on such a grid of a build without them")
     w("gpu-stage/bin/smallla-bench --ops potrf,posv,poinv,potri,gemm --n %s --csv %s" % (
         compress(int(r["n"]) for r in chol), "perf/" + CURRENT_GPU_CHOL))
