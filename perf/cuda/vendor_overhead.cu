@@ -8,7 +8,7 @@
 //   +setstream    plus cusolverDnSetStream on the same stream, each call
 //   +kernel       plus a one-block kernel after it that reads the diagonal (as the NaN rule's kernel does)
 //   +2kernels     plus a second such kernel before it (as the route launched for complex types before 907ccab)
-//   smallla       smallla_?potrfStridedBatched with batch 1
+//   smallla       smallla_?potrfStridedBatched with batch 1 (from its second run a CUDA graph: lib/cuda/replay.hpp)
 // and first the host time of single runtime calls the library makes (pointer checks, attributes, a launch).
 // Usage: smallla-vendor-overhead [--n 64,192,512,2048] [--precs s,d,c,z] [--reps 21] [--csv FILE]
 #include <cuComplex.h>
