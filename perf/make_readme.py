@@ -371,7 +371,7 @@ def generate():
     w("potrf and a middling batch to its potrfBatched. From the second call with the same arguments those two run from a")
     w("CUDA graph (one launch for cuSOLVER's kernels, our NaN-rule kernel and the workspace), as the grid's repetitions")
     w("do. Each cell the median of two grid runs in one call (b1ecaf5's library; smallla's runs come first in a cell:")
-    w("the looped cuSOLVER's cells at 768 and up that read over 1 read 1.00-1.04 when the routes are timed in turn;")
+    w("the looped cuSOLVER's cells at 768 and up that read over 1.03 read 0.99-1.06 when the routes are timed in turn;")
     w("part 30 of %s)." % link("results/2026-11-26-h200-dae37ab-tests.txt"))
     w("")
     out += grid_table(chol_grid)
