@@ -206,46 +206,45 @@ struct timer {
     ~timer() { cudaEventDestroy(a); cudaEventDestroy(b); }
 };
 
-// Median of reps timed runs of body(), each after an untimed reset().
-template <class Reset, class Body> double median_ms(int reps, Reset &&reset, Body &&body) {
+// One timed run of body() (events on the stream), after an untimed reset().
+template <class Reset, class Body> float timed_ms(Reset &&reset, Body &&body) {
     static timer t;
+    reset();
+    CK(cudaEventRecord(t.a, stream));
+    body();
+    CK(cudaEventRecord(t.b, stream));
+    CK(cudaEventSynchronize(t.b));
+    float x;
+    CK(cudaEventElapsedTime(&x, t.a, t.b));
+    return x;
+}
+inline double median_of(std::vector<float> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Median of reps timed runs of body() after an untimed one, each after an untimed reset().
+template <class Reset, class Body> double median_ms(int reps, Reset &&reset, Body &&body) {
     std::vector<float> ms;
     for (int r = -1; r < reps; ++r) {
-        reset();
-        CK(cudaEventRecord(t.a, stream));
-        body();
-        CK(cudaEventRecord(t.b, stream));
-        CK(cudaEventSynchronize(t.b));
-        float x;
-        CK(cudaEventElapsedTime(&x, t.a, t.b));
+        const float x = timed_ms(reset, body);
         if (r >= 0) ms.push_back(x);
     }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
+    return median_of(ms);
 }
 
 // As median_ms for several bodies, their runs interleaved (body 0, 1, ..., then again), so that a drift of the GPU's
 // state over the cell (clocks, what ran before) falls on every body alike.
 template <class Reset> std::vector<double> median_ms_interleaved(int reps, Reset &&reset,
                                                                 const std::vector<std::function<void()>> &bodies) {
-    static timer t;
     std::vector<std::vector<float>> ms(bodies.size());
     for (int r = -1; r < reps; ++r)
         for (size_t i = 0; i < bodies.size(); ++i) {
-            reset();
-            CK(cudaEventRecord(t.a, stream));
-            bodies[i]();
-            CK(cudaEventRecord(t.b, stream));
-            CK(cudaEventSynchronize(t.b));
-            float x;
-            CK(cudaEventElapsedTime(&x, t.a, t.b));
+            const float x = timed_ms(reset, bodies[i]);
             if (r >= 0) ms[i].push_back(x);
         }
     std::vector<double> out;
-    for (auto &v : ms) {
-        std::sort(v.begin(), v.end());
-        out.push_back(v[v.size() / 2]);
-    }
+    for (const auto &v : ms) out.push_back(median_of(v));
     return out;
 }
 
