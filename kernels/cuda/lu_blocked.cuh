@@ -6,7 +6,8 @@
 //      rows never moved: each thread tracks its row's position in LAPACK's swapped order (the lazy swap of
 //      the register kernels) and writes it once, to its final place;
 //   2. getrf_panel_apply: the panel's interchanges applied to the columns left and right of it (xLASWP) and
-//      U12 = inv(L11) A12 (xTRSM), one warp per column, L11 in shared memory;
+//      U12 = inv(L11) A12 (xTRSM), one warp per column, L11 in shared memory; for many matrices of order > 128 the
+//      swaps left of the panels wait for one pass at the end (getrf_left_interchanges);
 //   3. the trailing update A22 -= L21 U12 by cuBLAS's batched GEMM (the one part with O(n^3) work).
 // Pivots are LAPACK's: the panel sees exactly the columns getf2 would (up to the rounding of the GEMM
 // updates), the first maximum of |Re| + |Im| wins, a NaN at the diagonal position wins and elsewhere never.
@@ -406,10 +407,11 @@ getrf_panel_cluster(int n, int j0, batch_ref<T> A, pivots_ref<int> P, int *info)
 // Right of the panel, row j0+l then takes part in the forward substitution with unit-lower L11.
 // Blocks: blockIdx.x the matrix, blockIdx.y one of gridDim.y groups of columns (the host's column_groups); dynamic
 // shared memory: m ints (the row map). The substitution stops at column solve_end (n, or the end of the large
-// orders' outer block, whose U12 is cuBLAS's TRSM); the interchanges take every column.
+// orders' outer block, whose U12 is cuBLAS's TRSM); the interchanges take the columns from left_begin (0, or where
+// getrf_left_interchanges does those left of it after the last panel).
 template <class T, int NB>
 __global__ void __launch_bounds__(apply_threads)
-getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P, int solve_end) {
+getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P, int solve_end, int left_begin) {
     __shared__ T L[NB][NB + 1];
     extern __shared__ int source[];
     const long long b = blockIdx.x;
@@ -447,9 +449,9 @@ getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P, int so
         __syncthreads();
     }
 
-    // Without pivoting only the columns right of the panel change.
+    // Without pivoting only the columns right of the panel change; with it, those left of it from left_begin too.
     const int c_end = piv ? n - nb : solve_end - nb;
-    for (int c = (piv ? 0 : j0) + (int)blockIdx.y * warps + warp; c < c_end; c += (int)gridDim.y * warps) {
+    for (int c = (piv ? left_begin : j0) + (int)blockIdx.y * warps + warp; c < c_end; c += (int)gridDim.y * warps) {
         const int col = c < j0 ? c : c + nb;
         T *const x = top + (long long)col * ld;
         T v0 = T(R_t(0)), v1 = T(R_t(0));
@@ -467,6 +469,63 @@ getrf_panel_apply(int n, int j0, batch_ref<T> A, pivots_ref<const int> P, int so
         // still in flight, it missed L1, and the kernel took 1.4x as long (s; perf/NOTES.md).
         if (lane < nb && (piv || col > j0)) x[lane] = v0;
         if (has_low) x[dst1] = v1;
+    }
+}
+
+// ---- 2b. the interchanges left of each panel, deferred to the end (orders <= blocked_max_n) --------------------
+// Columns left of a panel are never read again by the factorization (nor, left of an outer block, by its TRSM and
+// GEMM), so xLASWP's row swaps on them can wait: after the last panel, the columns of each block of `width` columns
+// (a panel, or an outer block whose panels swapped its own columns as they went) take the composite of the swaps
+// of all later blocks at once, a gather of their rows below the block (read once and written once, where each
+// panel's swaps moved scattered rows a pass). The composite map is built from the last block backwards: src[i] (the
+// row whose entry ends in row i) takes the next earlier block's swaps by tracing each entry back through them, a
+// thread per row.
+// Blocks: blockIdx.x the matrix, blockIdx.y one of gridDim.y groups, which takes the column blocks q = blockIdx.y mod
+// gridDim.y; a warp per column, its rows in registers (n <= 32 * RowsPerLane); width <= large_outer_width.
+// Dynamic shared memory: n ints.
+template <class T, int RowsPerLane>
+__global__ void __launch_bounds__(apply_threads)
+getrf_left_interchanges(int n, int width, batch_ref<T> A, pivots_ref<const int> P) {
+    extern __shared__ int src[];
+    __shared__ int block_piv[large_outer_width];
+    const long long b = blockIdx.x;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, warps = blockDim.x >> 5;
+    const int blocks = (n + width - 1) / width;
+    const int *const piv = P[b];
+    T *const a = A[b];
+    const long long ld = A.ld;
+    for (int i = tid; i < n; i += blockDim.x) src[i] = i;
+    for (int q = blocks - 2; q >= 0; --q) {
+        const int k0 = (q + 1) * width, count = min(width, n - k0);
+        for (int k = tid; k < count; k += blockDim.x) block_piv[k] = piv[k0 + k] - 1;
+        __syncthreads();  // block_piv written; the previous block's columns done with src
+        for (int i = k0 + tid; i < n; i += blockDim.x) {
+            int pos = src[i];
+            for (int k = count - 1; k >= 0; --k) {
+                const int p = block_piv[k];
+                pos = pos == k0 + k ? p : pos == p ? k0 + k : pos;
+            }
+            src[i] = pos;
+        }
+        __syncthreads();  // src is block q's map
+        if (q % (int)gridDim.y != (int)blockIdx.y) continue;
+        for (int c = q * width + warp; c < k0; c += warps) {
+            T *const x = a + (long long)c * ld;
+            T v[RowsPerLane];
+            int from[RowsPerLane];
+#pragma unroll
+            for (int t = 0; t < RowsPerLane; ++t) {
+                const int i = k0 + lane + 32 * t;
+                from[t] = i < n ? src[i] : i;
+                if (from[t] != i) v[t] = x[from[t]];
+            }
+            __syncwarp();
+#pragma unroll
+            for (int t = 0; t < RowsPerLane; ++t) {
+                const int i = k0 + lane + 32 * t;
+                if (from[t] != i) x[i] = v[t];
+            }
+        }
     }
 }
 

@@ -161,9 +161,11 @@ template <class T> bool two_warps_route(context &ctx, int n, bool pivoting, int 
 // LU with (ipiv.base != nullptr) or without partial pivoting, in place, for 32 < n <= large_max_n (panels of more
 // than blocked_max_n rows over a cluster: sm_90 only, which the routing tables see to).
 // NB: panel_width<T>(), or wide_panel_width<T>() (then n <= wide_max_order: every panel one row a thread).
+// outer_blocks: outer blocks of large_outer_width columns also at n <= blocked_max_n (the routing table's `large`).
 template <class T, int NB>
 smallla_status_t getrf_blocked_panels(context &ctx, const char *routine, int n, const matrix_batch<T> &A,
-                                      const pivot_batch<int> &ipiv, int *info, int batch, void **given_arrays) {
+                                      const pivot_batch<int> &ipiv, int *info, int batch, void **given_arrays,
+                                      bool outer_blocks) {
     constexpr bool wide = NB != panel_width<T>();
     const cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
     cublasHandle_t h = nullptr;
@@ -173,14 +175,19 @@ smallla_status_t getrf_blocked_panels(context &ctx, const char *routine, int n, 
     const pivots_ref<const int> pc{p.base, p.stride};
     const long long ld = A.ld;
     // Large orders work in outer blocks of large_outer_width columns (lu_blocked.cuh); up to blocked_max_n the outer
-    // block is the whole matrix.
-    const int OB = n > blocked_max_n ? large_outer_width : n;
+    // block is the whole matrix unless the route asks for outer blocks.
+    const int OB = n > blocked_max_n || outer_blocks ? large_outer_width : n;
     scratch arrays;  // pointer arrays for cuBLAS when the batch is one (or the outer TRSM's), unless given
     const bool need_arrays = A.is_pointer_array() || (OB < n && trsm_over_batch<T>(trsm_use::getrf, false, batch));
     if (need_arrays && n > NB && given_arrays == nullptr)
         if (smallla_status_t s = arrays.allocate(ctx, routine, 3 * (size_t)batch * sizeof(T *)); s != SMALLLA_SUCCESS)
             return s;
     void **ptrs = given_arrays != nullptr ? given_arrays : static_cast<void **>(arrays.ptr);
+    // From deferred_swaps_min_order to blocked_max_n, at deferred_swaps_min_batch matrices and more, the swaps left of
+    // each panel (of each outer block, if any) wait for one pass after the last panel.
+    constexpr int left_rows_per_lane = blocked_max_n / 32;
+    const bool left_deferred = p.base != nullptr && n >= deferred_swaps_min_order && n <= blocked_max_n &&
+                               batch >= deferred_swaps_min_batch;
     for (int J0 = 0; J0 < n; J0 += OB) {
         const int J1 = std::min(n, J0 + OB);
         for (int j0 = J0; j0 < J1; j0 += NB) {
@@ -203,7 +210,7 @@ smallla_status_t getrf_blocked_panels(context &ctx, const char *routine, int n, 
             }
             if (p.base != nullptr || rest > 0)
                 getrf_panel_apply<T, NB><<<dim3(batch, column_groups(n, apply_threads / 32, batch)), apply_threads, m * sizeof(int), stream>>>(
-                    n, j0, a, pc, J1);
+                    n, j0, a, pc, J1, !left_deferred ? 0 : OB < n ? J0 : j0);
             if (smallla_status_t s = check_launch(ctx, routine); s != SMALLLA_SUCCESS) return s;
             if (rest == 0) break;
             // A22 -= L21 U12 within the outer block: A22 at (r1, r1), L21 at (r1, j0), U12 at (j0, r1)
@@ -224,6 +231,12 @@ smallla_status_t getrf_blocked_panels(context &ctx, const char *routine, int n, 
             s != SMALLLA_SUCCESS)
             return s;
     }
+    if (left_deferred && n > NB) {
+        const int width = OB < n ? OB : NB;
+        getrf_left_interchanges<T, left_rows_per_lane>
+            <<<dim3(batch, column_groups(n, width, batch)), apply_threads, n * sizeof(int), stream>>>(n, width, a, pc);
+        return check_launch(ctx, routine);
+    }
     return SMALLLA_SUCCESS;
 }
 template <class T>
@@ -231,12 +244,15 @@ smallla_status_t getrf_blocked(context &ctx, const char *routine, int n, const m
                                const pivot_batch<int> &ipiv, int *info, int batch, void **given_arrays = nullptr) {
     static_assert(wide_exists(scalar_traits<T>::letter) == (wide_panel_width<T>() > 0),
                   "the routing tables' wide family and its panel width name the same precisions");
+    const auto r = ipiv.base != nullptr ? cuda_kernels::routine::getrf : cuda_kernels::routine::getrf_nopiv;
+    const family f = route(ctx, r, scalar_traits<T>::letter, n, batch);
     if constexpr (wide_panel_width<T>() > 0) {
-        const auto r = ipiv.base != nullptr ? cuda_kernels::routine::getrf : cuda_kernels::routine::getrf_nopiv;
-        if (n <= wide_max_order && route(ctx, r, scalar_traits<T>::letter, n, batch) == family::wide)
-            return getrf_blocked_panels<T, wide_panel_width<T>()>(ctx, routine, n, A, ipiv, info, batch, given_arrays);
+        if (n <= wide_max_order && f == family::wide)
+            return getrf_blocked_panels<T, wide_panel_width<T>()>(ctx, routine, n, A, ipiv, info, batch, given_arrays,
+                                                                  false);
     }
-    return getrf_blocked_panels<T, panel_width<T>()>(ctx, routine, n, A, ipiv, info, batch, given_arrays);
+    return getrf_blocked_panels<T, panel_width<T>()>(ctx, routine, n, A, ipiv, info, batch, given_arrays,
+                                                      f == family::large);
 }
 
 // getri_blocked's form for large orders (and the large family's at any order: a few matrices, where one block per

@@ -29,7 +29,8 @@ enum class family : unsigned char {
     blocked,      // panels and cuBLAS's batched GEMM (lu_blocked.cuh), n <= 512; potrf and posv: cuBLAS's GEMM and a
                   // step kernel per 32 columns (chol.cuh), any n
     large,        // the blocked LU with each panel over a thread-block cluster (sm_90 only) and cuBLAS's TRSM for
-                  // getri and getrs (lu_blocked.cuh), n <= 8192
+                  // getri and getrs (lu_blocked.cuh), n <= 8192; getrf at n <= 512: the blocked path in outer blocks
+                  // (cuBLAS's TRSM and one GEMM of depth 128 right of each)
     one_block,    // one thread block per matrix (lu_general.cuh, chol.cuh; getrs: a warp per right-hand side), any n
     panels,       // potrf and posv: the fused left-looking kernel, a launch per panel of 8 columns (chol.cuh), n <= 1024
     vendor,       // cuSOLVER's single-matrix routines on each matrix, over side streams (lib/cuda/vendor.cuh): potrf
@@ -65,6 +66,9 @@ constexpr int columns_min_order = 21, columns_step = 4;
 constexpr int columns_max_order(char p) { return p == 'z' ? 48 : 64; }
 constexpr int two_warps_min_order = 33, two_warps_max_order = 64;
 constexpr int blocked_max_order = 512;
+// The blocked getrf's row swaps left of each panel, deferred to one pass at the end from this order and batch (below
+// them the pass cost more than the swaps it saved: perf/NOTES.md, "Large orders").
+constexpr int deferred_swaps_min_order = 129, deferred_swaps_min_batch = 64;
 constexpr int large_max_order = 8192;  // a panel's rows in one cluster of 16 blocks (lu_blocked.cuh)
 // The wide panels: one row a thread, 32 double complex columns in registers (lu_blocked.cuh, wide_panel_width).
 constexpr int wide_max_order = 256;
