@@ -87,6 +87,10 @@ template <class T, int N, bool Inverse = false> constexpr int lanes_for() {
     return w;
 }
 
+// The leading dimension of the inverses' interleaved copy: one lane vector more where a column would be a multiple of
+// 2 KiB, whose rows would fall in 2 of the L1's 64 sets (c, z matinv at n = 32: 1.15-1.68x; perf/NOTES.md).
+template <class L, int N> constexpr int lanes_ld() { return N * sizeof(L) % 2048 == 0 ? N + 1 : N; }
+
 // Copies of an N x N matrix between user memory (leading dimension ld) and a local array (leading dimension N).
 template <int N, class T> inline void load_matrix(T *__restrict dst, const T *__restrict src, long ld) {
     for (int j = 0; j < N; ++j)
@@ -157,13 +161,13 @@ template <int E, int W, class T> inline void store_flat(T *dst, const lanes_of<T
     for (int k = 0; k < K; ++k) store_vector<R, W>(reinterpret_cast<R *>(dst) + k * W, v[k]);
 }
 
-// Interleaved copies between the group's matrices (leading dimension ld) and lanes (leading dimension N).
+// Interleaved copies between the group's matrices (leading dimension ld) and lanes (leading dimension LD).
 // Flat (getrs): matrices back to back move flat (above; getrf, getri and matinv measured 0.8-1.3x that way,
 // perf/NOTES.md). Otherwise a full group of real matrices of order 2W or more moves by blocks of W rows of a
 // column (gather_block, scatter_block); the rows the blocks leave, element by element.
-template <int N, int W, class T, bool Flat = false>
+template <int N, int W, class T, bool Flat = false, int LD = N>
 inline void load_lanes(lanes_of<T, W> *__restrict a, either_batch<const T> M, lane_group g) {
-    if constexpr (Flat && flat_copies<T, W, N * N>() && !(std::is_same<T, real_t<T>>::value && N >= 2 * W)) {
+    if constexpr (Flat && LD == N && flat_copies<T, W, N * N>() && !(std::is_same<T, real_t<T>>::value && N >= 2 * W)) {
         if (const T *src = flat_group<N * N, W>(M, g, N)) return load_flat<N * N, W, T>(a, src);
     }
     if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
@@ -176,10 +180,10 @@ inline void load_lanes(lanes_of<T, W> *__restrict a, either_batch<const T> M, la
                 int i = 0;
                 for (; i + W <= N; i += W) {
                     gather_block<T, W>(v, m, i + j * ld);
-                    for (int q = 0; q < W; ++q) a[i + q + j * N].v = v[q];
+                    for (int q = 0; q < W; ++q) a[i + q + j * LD].v = v[q];
                 }
                 for (; i < N; ++i)
-                    for (int w = 0; w < W; ++w) a[i + j * N].set(w, m[w][i + j * ld]);
+                    for (int w = 0; w < W; ++w) a[i + j * LD].set(w, m[w][i + j * ld]);
             }
             return;
         }
@@ -189,15 +193,15 @@ inline void load_lanes(lanes_of<T, W> *__restrict a, either_batch<const T> M, la
             const T *src = M[g.first + w];
             const long ld = M.ld;
             for (int j = 0; j < N; ++j)
-                for (int i = 0; i < N; ++i) a[i + j * N].set(w, src[i + j * ld]);
+                for (int i = 0; i < N; ++i) a[i + j * LD].set(w, src[i + j * ld]);
         } else {
             for (int j = 0; j < N; ++j)
-                for (int i = 0; i < N; ++i) a[i + j * N].set(w, T(real_t<T>(i == j ? 1 : 0)));
+                for (int i = 0; i < N; ++i) a[i + j * LD].set(w, T(real_t<T>(i == j ? 1 : 0)));
         }
     }
 }
 // use_alternative[w] != 0 (nullptr: none): lane w stores alternative's matrix.
-template <int N, int W, class T>
+template <int N, int W, class T, int LD = N>
 inline void store_lanes(either_batch<T> M, lane_group g, const lanes_of<T, W> *__restrict a,
                         const lanes_of<T, W> *__restrict alternative, const int *__restrict use_alternative) {
     if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
@@ -211,11 +215,11 @@ inline void store_lanes(either_batch<T> M, lane_group g, const lanes_of<T, W> *_
             for (int j = 0; j < N; ++j) {
                 int i = 0;
                 for (; i + W <= N; i += W) {
-                    for (int q = 0; q < W; ++q) v[q] = a[i + q + j * N].v;
+                    for (int q = 0; q < W; ++q) v[q] = a[i + q + j * LD].v;
                     scatter_block<T, W>(m, i + j * ld, v);
                 }
                 for (; i < N; ++i)
-                    for (int w = 0; w < W; ++w) m[w][i + j * ld] = a[i + j * N].get(w);
+                    for (int w = 0; w < W; ++w) m[w][i + j * ld] = a[i + j * LD].get(w);
             }
             return;
         }
@@ -225,7 +229,7 @@ inline void store_lanes(either_batch<T> M, lane_group g, const lanes_of<T, W> *_
         T *dst = M[g.first + w];
         const long ld = M.ld;
         for (int j = 0; j < N; ++j)
-            for (int i = 0; i < N; ++i) dst[i + j * ld] = from[i + j * N].get(w);
+            for (int i = 0; i < N; ++i) dst[i + j * ld] = from[i + j * LD].get(w);
     }
 }
 // Pivots of the group as piv[k*W + w]; padding lanes get no interchanges.
@@ -248,7 +252,7 @@ void getrf_batch(Size size, const Batch &A, pivot_batch<int> P, int *info, int b
             L a[N * N];
             int piv[N * W], inf[W];
             lanes_step<N, load_lanes<N, W, T>>(a, read_only(A), g);
-            lanes_step<N, lu_factor_lanes<Pivoting, T, W, Size>>(size, a, piv, inf);
+            lanes_step<N, lu_factor_lanes<Pivoting, T, W, Size, Size>>(size, size, a, piv, inf);
             lanes_step<N, store_lanes<N, W, T>>(A, g, a, (L *)nullptr, (int *)nullptr);
             for (int w = 0; w < g.count; ++w) {
                 info[g.first + w] = inf[w];
@@ -283,22 +287,24 @@ void getri_batch(Size size, const BatchA &A, pivot_batch<const int> P, const Bat
     if constexpr (Size::in_lanes) {
         constexpr int N = Size::value, W = lanes_for<T, N, true>();
         using L = lanes_of<T, W>;
+        constexpr int LD = lanes_ld<L, N>();
         for_each_group<W>(batch, 4.0 / 3.0 * cube(N), [&](lane_group g) {
-            L a[N * N], work[N];
+            L a[N * LD], work[N];
             int piv[N * W], inf[W];
-            lanes_step<N, load_lanes<N, W, T>>(a, read_only(A), g);
+            lanes_step<N, load_lanes<N, W, T, false, LD>>(a, read_only(A), g);
             bool singular = false;
             for (int w = 0; w < W; ++w) {
                 inf[w] = 0;
                 for (int j = 0; j < N && inf[w] == 0; ++j)
-                    if (is_zero(a[j + j * N].get(w))) inf[w] = j + 1;
+                    if (is_zero(a[j + j * LD].get(w))) inf[w] = j + 1;
                 singular = singular || inf[w] != 0;
             }
             if (P.base != nullptr) load_pivots<N, W>(piv, P, g);
-            L factors[N * N];  // rare: the singular lanes store their factors unchanged
-            if (singular) std::copy(a, a + N * N, factors);
-            lanes_step<N, lu_inverse_lanes<T, W, Size>>(size, a, P.base ? piv : nullptr, work);
-            lanes_step<N, store_lanes<N, W, T>>(C, g, a, factors, singular ? inf : nullptr);
+            L factors[N * LD];  // rare: the singular lanes store their factors unchanged
+            if (singular) std::copy(a, a + N * LD, factors);
+            lanes_step<N, lu_inverse_lanes<T, W, Size, fixed_n<LD>>>(size, fixed_n<LD>{}, a, P.base ? piv : nullptr,
+                                                                     work);
+            lanes_step<N, store_lanes<N, W, T, LD>>(C, g, a, factors, singular ? inf : nullptr);
             for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
         });
     } else if constexpr (Size::is_fixed) {
@@ -332,17 +338,18 @@ void matinv_batch(Size size, const BatchA &A, const BatchC &C, int *info, int ba
     if constexpr (Size::in_lanes) {
         constexpr int N = Size::value, W = lanes_for<T, N, true>();
         using L = lanes_of<T, W>;
+        constexpr int LD = lanes_ld<L, N>();
         for_each_group<W>(batch, 2.0 * cube(N), [&](lane_group g) {
-            L a[N * N], work[N];
+            L a[N * LD], work[N];
             int piv[N * W], inf[W];
-            lanes_step<N, load_lanes<N, W, T>>(a, read_only(A), g);
-            lanes_step<N, lu_factor_lanes<true, T, W, Size>>(size, a, piv, inf);
+            lanes_step<N, load_lanes<N, W, T, false, LD>>(a, read_only(A), g);
+            lanes_step<N, lu_factor_lanes<true, T, W, Size, fixed_n<LD>>>(size, fixed_n<LD>{}, a, piv, inf);
             bool singular = false;
             for (int w = 0; w < W; ++w) singular = singular || inf[w] != 0;
-            L factors[N * N];  // rare: the singular lanes store their factors
-            if (singular) std::copy(a, a + N * N, factors);
-            lanes_step<N, lu_inverse_lanes<T, W, Size>>(size, a, piv, work);
-            lanes_step<N, store_lanes<N, W, T>>(C, g, a, factors, singular ? inf : nullptr);
+            L factors[N * LD];  // rare: the singular lanes store their factors
+            if (singular) std::copy(a, a + N * LD, factors);
+            lanes_step<N, lu_inverse_lanes<T, W, Size, fixed_n<LD>>>(size, fixed_n<LD>{}, a, piv, work);
+            lanes_step<N, store_lanes<N, W, T, LD>>(C, g, a, factors, singular ? inf : nullptr);
             for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
         });
     } else if constexpr (Size::is_fixed) {

@@ -153,16 +153,17 @@ SMALLLA_SHARED_STEP void scale_column_tiny(int k, int n, lanes_of<T, W> *__restr
     }
 }
 
-// LU of the W matrices held in lanes (E = lanes_of<T, W>). piv[k*W + w] receives matrix w's 1-based pivot k
-// (Pivoting), info[w] its info. Same choices and arithmetic as lu_factor, lane by lane.
-template <bool Pivoting, class T, int W, class Size>
-inline void lu_factor_lanes(Size size, lanes_of<T, W> *__restrict a, int *__restrict piv, int *__restrict info) {
+// LU of the W matrices held in lanes (E = lanes_of<T, W>), leading dimension ld. piv[k*W + w] receives matrix w's
+// 1-based pivot k (Pivoting), info[w] its info. Same choices and arithmetic as lu_factor, lane by lane.
+template <bool Pivoting, class T, int W, class Size, class Ld>
+inline void lu_factor_lanes(Size size, Ld ld_, lanes_of<T, W> *__restrict a, int *__restrict piv,
+                            int *__restrict info) {
     using L = lanes_of<T, W>;
     using R = real_t<T>;
     const int n = size;
-    const long ld = n;
+    const long ld = (int)ld_;
     for (int w = 0; w < W; ++w) info[w] = 0;
-    lu_factor_panels(size, size, a, [&](int k) {
+    lu_factor_panels(size, ld_, a, [&](int k) {
         L *__restrict ak = a + k * ld;
         if constexpr (Pivoting) {
             auto best = abs1(ak[k]);
@@ -274,17 +275,18 @@ inline void lu_inverse(Size size, Ld ld_, T *__restrict a, const int *__restrict
 }
 
 // The same for W matrices in lanes; piv[k*W + w] (nullptr: none).
-template <class T, int W, class Size>
-inline void lu_inverse_lanes(Size size, lanes_of<T, W> *__restrict a, const int *__restrict piv,
+template <class T, int W, class Size, class Ld>
+inline void lu_inverse_lanes(Size size, Ld ld_, lanes_of<T, W> *__restrict a, const int *__restrict piv,
                              lanes_of<T, W> *__restrict work) {
     const int n = size;
-    lu_inverse_unpermuted(size, size, a, work);
+    const long ld = (int)ld_;
+    lu_inverse_unpermuted(size, ld_, a, work);
     if (piv == nullptr) return;
     for (int j = n - 2; j >= 0; --j)
         for (int w = 0; w < W; ++w) {
             const int jp = piv[j * W + w] - 1;
             if (jp != j && jp >= 0 && jp < n)
-                for (int i = 0; i < n; ++i) swap_lane(a[i + j * n], a[i + jp * n], w);
+                for (int i = 0; i < n; ++i) swap_lane(a[i + j * ld], a[i + jp * ld], w);
         }
 }
 
