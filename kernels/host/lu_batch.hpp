@@ -88,7 +88,7 @@ template <class T, int N, bool Inverse = false> constexpr int lanes_for() {
 }
 
 // The leading dimension of the inverses' interleaved copy: one lane vector more where a column would be a multiple of
-// 2 KiB, whose rows would fall in 2 of the L1's 64 sets (c, z matinv at n = 32: 1.15-1.68x; perf/NOTES.md).
+// 2 KiB, whose rows would fall in 2 of the L1's 64 sets (c and z at n = 32; perf/NOTES.md, "Host backend").
 template <class L, int N> constexpr int lanes_ld() { return N * sizeof(L) % 2048 == 0 ? N + 1 : N; }
 
 // Copies of an N x N matrix between user memory (leading dimension ld) and a local array (leading dimension N).
