@@ -146,7 +146,8 @@ static void expect_mostly_exact(const tally *t, const char *what) {
         chk_fail("%s: only %d of %d matrices had LAPACK's exact pivots", what, t->exact, total);
 }
 
-static const int big_sizes[] = {50, 64, 100, 47, 65, 129, 257}; /* 47, 65, 129, 257: off the blocked form's panels */
+static const int big_sizes[] = {50, 64, 100, 47, 65, 129, 257, 72, 96}; /* 47, 65, 129, 257: off the blocked form's panels;
+                                                                        72, 96: the lanes form's last orders */
 
 static void sizes(void **state, chk_form form, int pivoting) {
     chk_prec p = chk_state_prec(state);

@@ -91,12 +91,12 @@ static void run_getri(chk_prec p, const getri_case *c) {
 static void sizes(void **state, chk_form form, int pivoting) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
-    static const int big[] = {50, 64, 100};
+    static const int big[] = {50, 64, 100, 72, 96}; /* 72, 96: the lanes form's last orders */
     for (int n = 0; n <= 40; ++n) {
         getri_case c = {form, n, 8, 0, 0, 0, pivoting ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, pivoting, 100u + n};
         run_getri(p, &c);
     }
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < (int)(sizeof big / sizeof big[0]); ++k) {
         getri_case c = {form, big[k], 2, 0, 0, 0, pivoting ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, pivoting, 200u + k};
         run_getri(p, &c);
     }

@@ -97,7 +97,8 @@ static void run_matinv(chk_prec p, const matinv_case *c) {
 static void sizes(void **state, chk_form form, placement where) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
-    static const int big[] = {50, 64, 100, 47, 65, 129}; /* 47, 65, 129: off the blocked form's panels */
+    static const int big[] = {50, 64, 100, 47, 65, 129, 72, 96}; /* 47, 65, 129: off the blocked form's panels; 72, 96:
+                                                                      the lanes form's last orders */
     for (int n = 0; n <= 40; ++n) {
         matinv_case c = {form, n, 8, 0, 0, CHK_MT_RANDOM, where, 100u + n};
         run_matinv(p, &c);

@@ -37,9 +37,9 @@ using smallla::is_zero;
 // so do the solves (little code, and the right-hand side stays in registers).
 constexpr int lanes_shared_from = 12;
 template <auto Step, class... A> SMALLLA_SHARED_STEP void shared_step(A... a) { Step(a...); }
-// Step(a...) in the lanes form of order N.
+// Step(a...) in the lanes form of order N (0: an order known at run time, out of line too).
 template <int N, auto Step, class... A> inline void lanes_step(A... a) {
-    if constexpr (N >= lanes_shared_from) shared_step<Step, A...>(a...);
+    if constexpr (N == 0 || N >= lanes_shared_from) shared_step<Step, A...>(a...);
     else Step(a...);
 }
 

@@ -19,11 +19,14 @@ namespace smallla {
 namespace host_kernels {
 inline namespace SMALLLA_HOST_ISA {
 
-// Calls f(size) with the size type of the routed form: lanes_n<n> (lanes), fixed_n<n> (fixed), any_n{n} (any). The
-// instantiation table of the host kernels: a form is compiled for the orders where the table routes (R, P) to it,
-// the lanes form where it does on this copy's instruction set (the wider copies call their own, with_lanes_route).
+// Calls f(size) with the size type of the routed form: lanes_n<n> (lanes; lanes_any_n beyond lanes_max_order),
+// fixed_n<n> (fixed), any_n{n} (any). The instantiation table of the host kernels: a form is compiled for the orders
+// where the table routes (R, P) to it, the lanes form where it does on this copy's instruction set (the wider copies
+// call their own, with_lanes_route).
 template <routine R, char P, int N = 1, class F> inline void with_route(family form, int n, F &&f) {
     if constexpr (N > fixed_max_order) {
+        if constexpr (routed_lanes_beyond(R, P, this_isa))
+            if (form == family::lanes) return f(lanes_any_n{{n}});
         f(any_n{n});
     } else {
         if (n != N) {
@@ -37,12 +40,14 @@ template <routine R, char P, int N = 1, class F> inline void with_route(family f
         f(any_n{n});
     }
 }
-// Calls f(lanes_n<n>{}) where the table routes (R, P, n) to the lanes form on this copy's instruction set (the
-// caller has asked the table); nothing elsewhere.
+// Calls f(lanes_n<n>{}) (beyond lanes_max_order f(lanes_any_n{n})) where the table routes (R, P, n) to the lanes
+// form on this copy's instruction set (the caller has asked the table); nothing elsewhere.
 template <routine R, char P, int N = 1, class F> inline void with_lanes_route(int n, F &&f) {
     if constexpr (N <= lanes_max_order) {
         if (n != N) return with_lanes_route<R, P, N + 1>(n, f);
         if constexpr (routed(R, P, this_isa, N, family::lanes)) f(lanes_n<N>{});
+    } else if constexpr (routed_lanes_beyond(R, P, this_isa)) {
+        f(lanes_any_n{{n}});
     }
 }
 
@@ -77,7 +82,15 @@ template <class T> inline void copy_matrix(int n, T *dst, long ldd, const T *src
 // group stays near a 48 KiB L1. The complex inverses (getri, matinv: more flops per element than getrf) ran faster
 // with groups up to 64 KiB of at most 8 matrices at n = 28-32, the complex getrf slower (perf/NOTES.md).
 template <class T, bool Inverse> constexpr bool wide_groups() { return Inverse && sizeof(T) != sizeof(real_t<T>); }
+// N = 0: an order known at run time (beyond lanes_max_order), where a group outgrows L1 at any width: the widths
+// that measured fastest at 33-64 (perf/NOTES.md, "Host backend"), 32-byte vectors in s and d, at most 8 lanes in c
+// and z.
 template <class T, int N, bool Inverse = false> constexpr int lanes_for() {
+    if constexpr (N == 0) {
+        constexpr int real_lanes = (vector_bytes < 32 ? vector_bytes : 32) / (int)sizeof(real_t<T>);
+        constexpr int complex_lanes = vector_bytes / (int)sizeof(real_t<T>) < 8 ? vector_bytes / (int)sizeof(real_t<T>) : 8;
+        return sizeof(T) == sizeof(real_t<T>) ? real_lanes : complex_lanes;
+    }
     // One register of this copy's instruction set per lane vector (16-byte vectors lowered to SSE were faster
     // than 32- and 64-byte ones on SSE2).
     constexpr int least = 16 / (int)sizeof(real_t<T>), bytes = wide_groups<T, Inverse>() ? 64 * 1024 : 40 * 1024;
@@ -89,7 +102,17 @@ template <class T, int N, bool Inverse = false> constexpr int lanes_for() {
 
 // The leading dimension of the inverses' interleaved copy: one lane vector more where a column would be a multiple of
 // 2 KiB, whose rows would fall in 2 of the L1's 64 sets (c and z at n = 32; perf/NOTES.md, "Host backend").
-template <class L, int N> constexpr int lanes_ld() { return N * sizeof(L) % 2048 == 0 ? N + 1 : N; }
+template <class L> constexpr int lanes_ld(int n) { return n * sizeof(L) % 2048 == 0 ? n + 1 : n; }
+// The order and the leading dimension (Padded: lanes_ld's) of a group's copy as the copies and steps take them:
+// fixed_n at a compile-time order, any_n at a run-time one.
+template <class Size> inline auto lanes_order(Size size) {
+    if constexpr (Size::is_fixed) return fixed_n<Size::value>{};
+    else return any_n{size};
+}
+template <class L, bool Padded, class Size> inline auto lanes_ld_of(Size size) {
+    if constexpr (Size::is_fixed) return fixed_n<Padded ? lanes_ld<L>(Size::value) : Size::value>{};
+    else return any_n{Padded ? lanes_ld<L>(size) : (int)size};
+}
 
 // Copies of an N x N matrix between user memory (leading dimension ld) and a local array (leading dimension N).
 template <int N, class T> inline void load_matrix(T *__restrict dst, const T *__restrict src, long ld) {
@@ -113,6 +136,29 @@ template <int W, class F> inline void for_each_group(int batch, double flops_per
         const long long first = (long long)g * W;
         body(lane_group{first, (int)std::min<long long>(W, batch - first)});
     });
+}
+
+// body(g, a, factors, work, piv) for each group of W matrices: a and (Copies == 2) factors hold ld x n lanes
+// elements, work n, piv n x W ints. At a compile-time order they are arrays of the loop's frame; at a run-time order
+// this thread's part of scratch allocated before the loop.
+template <class L, int W, int Copies, class Size, class Ld, class F>
+inline void for_each_lanes_group(Size size, Ld ld, int batch, double flops_per_matrix, const F &body) {
+    if constexpr (Size::is_fixed) {
+        for_each_group<W>(batch, flops_per_matrix, [&](lane_group g) {
+            L a[Size::value * Ld::value], factors[Copies == 2 ? Size::value * Ld::value : 1], work[Size::value];
+            int piv[Size::value * W];
+            body(g, a, factors, work, piv);
+        });
+    } else {
+        const long elements = (long)(int)ld * (int)size;
+        per_thread_scratch<L> lanes(Copies * elements + size);
+        per_thread_scratch<int> pivots((long)size * W);
+        for_each_group<W>(batch, flops_per_matrix, [&](lane_group g) {
+            const int thread = omp_get_thread_num();
+            L *a = lanes[thread];
+            body(g, a, a + (Copies - 1) * elements, a + Copies * elements, pivots[thread]);
+        });
+    }
 }
 
 // The batch accessor the copies read through (one type for every routine, so that they share the copies).
@@ -161,28 +207,32 @@ template <int E, int W, class T> inline void store_flat(T *dst, const lanes_of<T
     for (int k = 0; k < K; ++k) store_vector<R, W>(reinterpret_cast<R *>(dst) + k * W, v[k]);
 }
 
-// Interleaved copies between the group's matrices (leading dimension ld) and lanes (leading dimension LD).
-// Flat (getrs): matrices back to back move flat (above; getrf, getri and matinv measured 0.8-1.3x that way,
-// perf/NOTES.md). Otherwise a full group of real matrices of order 2W or more moves by blocks of W rows of a
-// column (gather_block, scatter_block); the rows the blocks leave, element by element.
-template <int N, int W, class T, bool Flat = false, int LD = N>
-inline void load_lanes(lanes_of<T, W> *__restrict a, either_batch<const T> M, lane_group g) {
-    if constexpr (Flat && LD == N && flat_copies<T, W, N * N>() && !(std::is_same<T, real_t<T>>::value && N >= 2 * W)) {
+// Interleaved copies between the group's matrices (leading dimension ld) and lanes (leading dimension LD), order
+// N (fixed_n) or n (any_n). Flat (getrs): matrices back to back move flat (above; getrf, getri and matinv measured
+// 0.8-1.3x that way, perf/NOTES.md). Otherwise a full group of real matrices of order 2W or more moves by blocks of
+// W rows of a column (gather_block, scatter_block); the rows the blocks leave, element by element.
+template <int W, class T, bool Flat, class Order, class Ld>
+inline void load_lanes(Order order, Ld ld_, lanes_of<T, W> *__restrict a, either_batch<const T> M, lane_group g) {
+    constexpr int N = Order::order;
+    const int n = order;
+    const long LD = (int)ld_;
+    if constexpr (Flat && N > 0 && Ld::order == N && flat_copies<T, W, N * N>() &&
+                  !(std::is_same<T, real_t<T>>::value && N >= 2 * W)) {
         if (const T *src = flat_group<N * N, W>(M, g, N)) return load_flat<N * N, W, T>(a, src);
     }
-    if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
-        if (g.count == W) {
+    if constexpr (std::is_same<T, real_t<T>>::value && W > 1) {
+        if (n >= 2 * W && g.count == W) {
             const T *m[W];
             for (int w = 0; w < W; ++w) m[w] = M[g.first + w];
             const long ld = M.ld;
             typename simd<T, W>::vec v[W];
-            for (int j = 0; j < N; ++j) {
+            for (int j = 0; j < n; ++j) {
                 int i = 0;
-                for (; i + W <= N; i += W) {
+                for (; i + W <= n; i += W) {
                     gather_block<T, W>(v, m, i + j * ld);
                     for (int q = 0; q < W; ++q) a[i + q + j * LD].v = v[q];
                 }
-                for (; i < N; ++i)
+                for (; i < n; ++i)
                     for (int w = 0; w < W; ++w) a[i + j * LD].set(w, m[w][i + j * ld]);
             }
             return;
@@ -192,33 +242,35 @@ inline void load_lanes(lanes_of<T, W> *__restrict a, either_batch<const T> M, la
         if (w < g.count) {
             const T *src = M[g.first + w];
             const long ld = M.ld;
-            for (int j = 0; j < N; ++j)
-                for (int i = 0; i < N; ++i) a[i + j * LD].set(w, src[i + j * ld]);
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < n; ++i) a[i + j * LD].set(w, src[i + j * ld]);
         } else {
-            for (int j = 0; j < N; ++j)
-                for (int i = 0; i < N; ++i) a[i + j * LD].set(w, T(real_t<T>(i == j ? 1 : 0)));
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < n; ++i) a[i + j * LD].set(w, T(real_t<T>(i == j ? 1 : 0)));
         }
     }
 }
 // use_alternative[w] != 0 (nullptr: none): lane w stores alternative's matrix.
-template <int N, int W, class T, int LD = N>
-inline void store_lanes(either_batch<T> M, lane_group g, const lanes_of<T, W> *__restrict a,
+template <int W, class T, class Order, class Ld>
+inline void store_lanes(Order order, Ld ld_, either_batch<T> M, lane_group g, const lanes_of<T, W> *__restrict a,
                         const lanes_of<T, W> *__restrict alternative, const int *__restrict use_alternative) {
-    if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
-        bool all = g.count == W;
+    const int n = order;
+    const long LD = (int)ld_;
+    if constexpr (std::is_same<T, real_t<T>>::value && W > 1) {
+        bool all = g.count == W && n >= 2 * W;
         for (int w = 0; use_alternative && w < W; ++w) all = all && !use_alternative[w];
         if (all) {
             T *m[W];
             for (int w = 0; w < W; ++w) m[w] = M[g.first + w];
             const long ld = M.ld;
             typename simd<T, W>::vec v[W];
-            for (int j = 0; j < N; ++j) {
+            for (int j = 0; j < n; ++j) {
                 int i = 0;
-                for (; i + W <= N; i += W) {
+                for (; i + W <= n; i += W) {
                     for (int q = 0; q < W; ++q) v[q] = a[i + q + j * LD].v;
                     scatter_block<T, W>(m, i + j * ld, v);
                 }
-                for (; i < N; ++i)
+                for (; i < n; ++i)
                     for (int w = 0; w < W; ++w) m[w][i + j * ld] = a[i + j * LD].get(w);
             }
             return;
@@ -228,15 +280,15 @@ inline void store_lanes(either_batch<T> M, lane_group g, const lanes_of<T, W> *_
         const auto *from = use_alternative && use_alternative[w] ? alternative : a;
         T *dst = M[g.first + w];
         const long ld = M.ld;
-        for (int j = 0; j < N; ++j)
-            for (int i = 0; i < N; ++i) dst[i + j * ld] = from[i + j * LD].get(w);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) dst[i + j * ld] = from[i + j * LD].get(w);
     }
 }
-// Pivots of the group as piv[k*W + w]; padding lanes get no interchanges.
-template <int N, int W> inline void load_pivots(int *__restrict piv, pivot_batch<const int> P, lane_group g) {
+// Pivots of the group's n rows as piv[k*W + w]; padding lanes get no interchanges.
+template <int W> inline void load_pivots(int n, int *__restrict piv, pivot_batch<const int> P, lane_group g) {
     for (int w = 0; w < W; ++w) {
         const int *p = w < g.count ? P[g.first + w] : nullptr;
-        for (int k = 0; k < N; ++k) piv[k * W + w] = p ? p[k] : k + 1;
+        for (int k = 0; k < n; ++k) piv[k * W + w] = p ? p[k] : k + 1;
     }
 }
 
@@ -245,20 +297,24 @@ inline double cube(int n) { return (double)n * n * n; }
 // ---- getrf ------------------------------------------------------------------------------------------------
 template <bool Pivoting, class T, class Size, class Batch>
 void getrf_batch(Size size, const Batch &A, pivot_batch<int> P, int *info, int batch) {
+    const int n = size;
     if constexpr (Size::in_lanes) {
-        constexpr int N = Size::value, W = lanes_for<T, N>();
+        constexpr int N = Size::order, W = lanes_for<T, N>();
         using L = lanes_of<T, W>;
-        for_each_group<W>(batch, 2.0 / 3.0 * cube(N), [&](lane_group g) {
-            L a[N * N];
-            int piv[N * W], inf[W];
-            lanes_step<N, load_lanes<N, W, T>>(a, read_only(A), g);
-            lanes_step<N, lu_factor_lanes<Pivoting, T, W, Size, Size>>(size, size, a, piv, inf);
-            lanes_step<N, store_lanes<N, W, T>>(A, g, a, (L *)nullptr, (int *)nullptr);
+        const auto order = lanes_order(size);
+        const auto ld = lanes_ld_of<L, !Size::is_fixed>(size);  // padded at run-time orders only (as measured)
+        using O = decltype(order);
+        using D = decltype(ld);
+        for_each_lanes_group<L, W, 1>(size, ld, batch, 2.0 / 3.0 * cube(n), [&](lane_group g, L *a, L *, L *, int *piv) {
+            int inf[W];
+            lanes_step<N, load_lanes<W, T, false, O, D>>(order, ld, a, read_only(A), g);
+            lanes_step<N, lu_factor_lanes<Pivoting, T, W, Size, D>>(size, ld, a, piv, inf);
+            lanes_step<N, store_lanes<W, T, O, D>>(order, ld, A, g, a, (L *)nullptr, (int *)nullptr);
             for (int w = 0; w < g.count; ++w) {
                 info[g.first + w] = inf[w];
                 if constexpr (Pivoting) {
                     int *p = P[g.first + w];
-                    for (int k = 0; k < N; ++k) p[k] = piv[k * W + w];
+                    for (int k = 0; k < n; ++k) p[k] = piv[k * W + w];
                 }
             }
         });
@@ -272,7 +328,7 @@ void getrf_batch(Size size, const Batch &A, pivot_batch<int> P, int *info, int b
             store_matrix<N>(m, A.ld, a);
         });
     } else {
-        for_each_matrix(batch, 2.0 / 3.0 * cube(size), [&](int b, int) {
+        for_each_matrix(batch, 2.0 / 3.0 * cube(n), [&](int b, int) {
             info[b] = lu_factor<Pivoting>(size, any_n{A.ld}, A[b], P[b]);
         });
     }
@@ -285,26 +341,28 @@ template <class T, class Size, class BatchA, class BatchC>
 void getri_batch(Size size, const BatchA &A, pivot_batch<const int> P, const BatchC &C, int *info, int batch) {
     const int n = size;
     if constexpr (Size::in_lanes) {
-        constexpr int N = Size::value, W = lanes_for<T, N, true>();
+        constexpr int N = Size::order, W = lanes_for<T, N, true>();
         using L = lanes_of<T, W>;
-        constexpr int LD = lanes_ld<L, N>();
-        for_each_group<W>(batch, 4.0 / 3.0 * cube(N), [&](lane_group g) {
-            L a[N * LD], work[N];
-            int piv[N * W], inf[W];
-            lanes_step<N, load_lanes<N, W, T, false, LD>>(a, read_only(A), g);
+        const auto order = lanes_order(size);
+        const auto ld = lanes_ld_of<L, true>(size);
+        using O = decltype(order);
+        using D = decltype(ld);
+        const long lda = (int)ld;
+        for_each_lanes_group<L, W, 2>(size, ld, batch, 4.0 / 3.0 * cube(n), [&](lane_group g, L *a, L *factors, L *work,
+                                                                              int *piv) {
+            int inf[W];
+            lanes_step<N, load_lanes<W, T, false, O, D>>(order, ld, a, read_only(A), g);
             bool singular = false;
             for (int w = 0; w < W; ++w) {
                 inf[w] = 0;
-                for (int j = 0; j < N && inf[w] == 0; ++j)
-                    if (is_zero(a[j + j * LD].get(w))) inf[w] = j + 1;
+                for (int j = 0; j < n && inf[w] == 0; ++j)
+                    if (is_zero(a[j + j * lda].get(w))) inf[w] = j + 1;
                 singular = singular || inf[w] != 0;
             }
-            if (P.base != nullptr) load_pivots<N, W>(piv, P, g);
-            L factors[N * LD];  // rare: the singular lanes store their factors unchanged
-            if (singular) std::copy(a, a + N * LD, factors);
-            lanes_step<N, lu_inverse_lanes<T, W, Size, fixed_n<LD>>>(size, fixed_n<LD>{}, a, P.base ? piv : nullptr,
-                                                                     work);
-            lanes_step<N, store_lanes<N, W, T, LD>>(C, g, a, factors, singular ? inf : nullptr);
+            if (P.base != nullptr) load_pivots<W>(n, piv, P, g);
+            if (singular) std::copy(a, a + n * lda, factors);  // rare: the singular lanes store their factors unchanged
+            lanes_step<N, lu_inverse_lanes<T, W, Size, D>>(size, ld, a, P.base ? piv : nullptr, work);
+            lanes_step<N, store_lanes<W, T, O, D>>(order, ld, C, g, a, factors, singular ? inf : nullptr);
             for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
         });
     } else if constexpr (Size::is_fixed) {
@@ -336,20 +394,23 @@ template <class T, class Size, class BatchA, class BatchC>
 void matinv_batch(Size size, const BatchA &A, const BatchC &C, int *info, int batch) {
     const int n = size;
     if constexpr (Size::in_lanes) {
-        constexpr int N = Size::value, W = lanes_for<T, N, true>();
+        constexpr int N = Size::order, W = lanes_for<T, N, true>();
         using L = lanes_of<T, W>;
-        constexpr int LD = lanes_ld<L, N>();
-        for_each_group<W>(batch, 2.0 * cube(N), [&](lane_group g) {
-            L a[N * LD], work[N];
-            int piv[N * W], inf[W];
-            lanes_step<N, load_lanes<N, W, T, false, LD>>(a, read_only(A), g);
-            lanes_step<N, lu_factor_lanes<true, T, W, Size, fixed_n<LD>>>(size, fixed_n<LD>{}, a, piv, inf);
+        const auto order = lanes_order(size);
+        const auto ld = lanes_ld_of<L, true>(size);
+        using O = decltype(order);
+        using D = decltype(ld);
+        const long lda = (int)ld;
+        for_each_lanes_group<L, W, 2>(size, ld, batch, 2.0 * cube(n), [&](lane_group g, L *a, L *factors, L *work,
+                                                                         int *piv) {
+            int inf[W];
+            lanes_step<N, load_lanes<W, T, false, O, D>>(order, ld, a, read_only(A), g);
+            lanes_step<N, lu_factor_lanes<true, T, W, Size, D>>(size, ld, a, piv, inf);
             bool singular = false;
             for (int w = 0; w < W; ++w) singular = singular || inf[w] != 0;
-            L factors[N * LD];  // rare: the singular lanes store their factors
-            if (singular) std::copy(a, a + N * LD, factors);
-            lanes_step<N, lu_inverse_lanes<T, W, Size, fixed_n<LD>>>(size, fixed_n<LD>{}, a, piv, work);
-            lanes_step<N, store_lanes<N, W, T, LD>>(C, g, a, factors, singular ? inf : nullptr);
+            if (singular) std::copy(a, a + n * lda, factors);  // rare: the singular lanes store their factors
+            lanes_step<N, lu_inverse_lanes<T, W, Size, D>>(size, ld, a, piv, work);
+            lanes_step<N, store_lanes<W, T, O, D>>(order, ld, C, g, a, factors, singular ? inf : nullptr);
             for (int w = 0; w < g.count; ++w) info[g.first + w] = inf[w];
         });
     } else if constexpr (Size::is_fixed) {
@@ -420,7 +481,7 @@ inline void load_pivot_lanes(typename simd<int, W>::vec *ipiv, pivot_batch<const
         }
     }
     int piv[N * W];
-    load_pivots<N, W>(piv, P, g);
+    load_pivots<W>(N, piv, P, g);
     std::memcpy(ipiv, piv, sizeof piv);
 }
 
@@ -440,7 +501,7 @@ void getrs_batch(Size size, smallla_operation_t trans, int nrhs, const BatchA &A
         for_each_group<W>(batch, 2.0 * N * N * nrhs, [&](lane_group g) {
             L a[N * N], x[N];
             ivec ipiv[selects ? N : 1] = {};
-            lanes_step<N, load_lanes<N, W, T, true>>(a, read_only(A), g);
+            lanes_step<N, load_lanes<W, T, true, fixed_n<N>, fixed_n<N>>>(fixed_n<N>{}, fixed_n<N>{}, a, read_only(A), g);
             if (selects && P.base) load_pivot_lanes<N, W>(ipiv, P, g);
             T *flat_b = nullptr;
             if constexpr (flat_copies<T, W, N>()) flat_b = nrhs == 1 ? flat_group<N, W>(B, g, B.ld) : nullptr;

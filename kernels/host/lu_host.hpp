@@ -43,6 +43,10 @@ struct any_n {
     int value;
     operator int() const { return value; }
 };
+// An order known only at run time, served by the lanes form (beyond lanes_max_order: its buffers in per-thread scratch).
+struct lanes_any_n : any_n {
+    static constexpr bool in_lanes = true;
+};
 
 // LAPACK's getf2/getrf2 scale by the reciprocal of the pivot when |pivot| >= sfmin (the real absolute value,
 // or the complex modulus) and divide otherwise.

@@ -21,7 +21,8 @@ constexpr int isa_count = 3;
 #define SMALLLA_HOST_BASELINE_KERNELS 1
 #endif
 
-// Where each form exists: the orders it is instantiated for.
+// Where each form exists: the orders it is instantiated for (the lanes form of the LU family's getrf, getri and
+// matinv also beyond lanes_max_order, once for every order: lanes_any_n).
 constexpr int lanes_max_order = 32;
 constexpr int fixed_max_order = 32;
 // A batch of fewer matrices than OpenMP threads, from these orders on: the blocked LU forms (getrf, getri, matinv)
@@ -30,9 +31,12 @@ constexpr int fixed_max_order = 32;
 // the team took 1.1-1.4x the time of one thread in s and d.)
 constexpr int lu_team_min_order = 256;
 constexpr int chol_team_min_order = 512;
+constexpr bool lanes_any_order(routine r) {
+    return r == routine::getrf || r == routine::getrf_nopiv || r == routine::getri || r == routine::matinv;
+}
 constexpr bool family_exists(family f, int n) {
-    return n >= 1 && (f == family::any || f == family::any_wide || f == family::blocked ||
-                       n <= (f == family::lanes || f == family::lanes_avx2 ? lanes_max_order : fixed_max_order));
+    return n >= 1 && (f == family::any || f == family::any_wide || f == family::blocked || f == family::lanes ||
+                       n <= (f == family::lanes_avx2 ? lanes_max_order : fixed_max_order));
 }
 
 struct route_entry {
@@ -71,11 +75,22 @@ constexpr bool routed_anywhere(routine r, char precision, int n, family f) {
         if (routed(r, precision, isa, n, f)) return true;
     return false;
 }
-// Every line routes to a form that exists at its orders; a lanes_avx2 line is an AVX-512 line, at orders where the
+// Whether the table routes (r, precision) to the lanes form beyond lanes_max_order on instruction set isa (a line's
+// first order there): the run-time-order lanes form is compiled where it does.
+constexpr bool routed_lanes_beyond(routine r, char precision, int isa) {
+    for (const route_entry &e : routes)
+        if (e.f == family::lanes && e.n_to > lanes_max_order &&
+            find_route(r, precision, isa, e.n_from > lanes_max_order ? e.n_from : lanes_max_order + 1) == family::lanes)
+            return true;
+    return false;
+}
+// Every line routes to a form that exists at its orders (lanes beyond lanes_max_order: the LU family's getrf, getri
+// and matinv); a lanes_avx2 line is an AVX-512 line, at orders where the
 // AVX2 copy holds the lanes form; an any_wide line is getrs's on a wider instruction set (only its copies hold it).
 constexpr bool table_is_valid() {
     for (const route_entry &e : routes) {
         if (e.f == family::any_wide && (e.r != routine::getrs || e.isa < isa_level::avx2)) return false;
+        if (e.f == family::lanes && e.n_to > lanes_max_order && !lanes_any_order(e.r)) return false;
         for (int n = e.n_from; n <= e.n_to && n <= fixed_max_order + 1; ++n) {
             if (!family_exists(e.f, n)) return false;
             if (e.f == family::lanes_avx2)
