@@ -97,6 +97,9 @@ template <class T, int N, bool Inverse = false> constexpr int lanes_for() {
     int w = vector_bytes / (int)sizeof(real_t<T>);
     if (wide_groups<T, Inverse>() && w > 8) w = 8;
     while (w > least && w * N * N * (int)sizeof(T) > bytes) w /= 2;
+    // An inverse's group past L1 (48 KiB) either way ran faster with the run-time orders' lanes, in L2: z at 28-32
+    // with AVX-512 (perf/NOTES.md, "Host backend").
+    if (Inverse && w * N * N * (int)sizeof(T) > 48 * 1024) return lanes_for<T, 0>();
     return w;
 }
 
