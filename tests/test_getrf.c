@@ -187,6 +187,26 @@ static void getrf_gaps(void **state) {
     expect_mostly_exact(&t, "gaps");
 }
 
+/* Orders beyond 32 where the host backend takes groups of matrices in lanes (the route's edges: 33-40, 47, 56, 72,
+ * 96), a batch of whole groups and a remainder (67; the groups run where there are as many as threads, so that an
+ * 8-thread run still has them), with gaps, a zero column (info) and without pivoting. */
+static void getrf_groups_beyond_32(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    static const int ns[] = {33, 39, 40, 47, 48, 56, 72, 96};
+    tally t = {0, 0};
+    for (int f = 0; f < 2; ++f)
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; ++k)
+            for (int piv = 0; piv < 2; ++piv) {
+                getrf_case c = {(chk_form)f, ns[k], 67, 2, 3, 1, piv ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, piv,
+                                3500u + 10 * k + (uint64_t)piv};
+                run_getrf(p, &c, &t);
+            }
+    getrf_case c = {CHK_STRIDED, 40, 67, 0, 0, 0, CHK_MT_ZERO_MIDDLE_COL, 1, 3599u};
+    run_getrf(p, &c, &t);
+    expect_mostly_exact(&t, "groups beyond 32");
+}
+
 /* batch = 0 (a no-op), 1, and a few hundred. */
 static void getrf_batch_counts(void **state) {
     chk_prec p = chk_state_prec(state);
@@ -355,6 +375,7 @@ int main(int argc, char **argv) {
         CHK_TEST_ALL_PRECS(getrf_sizes_strided),  CHK_TEST_ALL_PRECS(getrf_sizes_pointers),
         CHK_TEST_ALL_PRECS(getrf_nopiv_strided),  CHK_TEST_ALL_PRECS(getrf_nopiv_pointers),
         CHK_TEST_ALL_PRECS(getrf_gaps),           CHK_TEST_ALL_PRECS(getrf_batch_counts),
+        CHK_TEST_ALL_PRECS(getrf_groups_beyond_32),
         CHK_TEST_ALL_PRECS(getrf_matrix_types),   CHK_TEST_ALL_PRECS(getrf_nopiv_singular),
         CHK_TEST_ALL_PRECS(getrf_extreme_pivots),
         CHK_TEST_ALL_PRECS(getrf_nan_inf),        CHK_TEST_ALL_PRECS(getrf_large_orders),

@@ -119,6 +119,24 @@ static void getri_gaps(void **state) {
         }
 }
 
+/* Orders beyond 32 where the host backend takes groups of matrices in lanes (the route's edges), a batch of whole
+ * groups and a remainder (67: groups where there are as many as threads, to 8 threads), with gaps, without
+ * pivoting, and a singular U (its factors copied to C). */
+static void getri_groups_beyond_32(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    static const int ns[] = {33, 40, 47, 48, 56, 72, 96};
+    for (int f = 0; f < 2; ++f)
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; ++k)
+            for (int piv = 0; piv < 2; ++piv) {
+                getri_case c = {(chk_form)f, ns[k], 67, 2, 3, 1, piv ? CHK_MT_RANDOM : CHK_MT_DIAG_DOMINANT, piv,
+                                350u + 10 * k + (uint64_t)piv};
+                run_getri(p, &c);
+            }
+    getri_case c = {CHK_POINTERS, 40, 67, 0, 0, 0, CHK_MT_ZERO_LAST_COL, 1, 399u};
+    run_getri(p, &c);
+}
+
 static void getri_batch_counts(void **state) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
@@ -195,6 +213,7 @@ int main(int argc, char **argv) {
         CHK_TEST_ALL_PRECS(getri_nopiv),         CHK_TEST_ALL_PRECS(getri_gaps),
         CHK_TEST_ALL_PRECS(getri_batch_counts),  CHK_TEST_ALL_PRECS(getri_matrix_types),
         CHK_TEST_ALL_PRECS(getri_nan),           CHK_TEST_ALL_PRECS(getri_large_orders),
+        CHK_TEST_ALL_PRECS(getri_groups_beyond_32),
     };
     return chk_main(argc, argv, "getri", tests, sizeof tests / sizeof tests[0]);
 }

@@ -128,6 +128,23 @@ static void matinv_gaps(void **state) {
             }
 }
 
+/* Orders beyond 32 where the host backend takes groups of matrices in lanes (the route's edges), a batch of whole
+ * groups and a remainder (67: groups where there are as many as threads, to 8 threads), out of place with gaps and
+ * in place, and a singular U (its factors in C). */
+static void matinv_groups_beyond_32(void **state) {
+    chk_prec p = chk_state_prec(state);
+    chk_begin();
+    static const int ns[] = {33, 40, 47, 48, 56, 72, 96};
+    for (int f = 0; f < 2; ++f)
+        for (int w = 0; w < 2; ++w)
+            for (size_t k = 0; k < sizeof ns / sizeof ns[0]; ++k) {
+                matinv_case c = {(chk_form)f, ns[k], 67, 2, 3, CHK_MT_RANDOM, (placement)w, 350u + 10 * k + (uint64_t)w};
+                run_matinv(p, &c);
+            }
+    matinv_case c = {CHK_STRIDED, 40, 67, 0, 0, CHK_MT_ZERO_FIRST_COL, OUT_OF_PLACE, 399u};
+    run_matinv(p, &c);
+}
+
 static void matinv_batch_counts(void **state) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
@@ -204,6 +221,7 @@ int main(int argc, char **argv) {
         CHK_TEST_ALL_PRECS(matinv_sizes_strided),    CHK_TEST_ALL_PRECS(matinv_sizes_pointers),
         CHK_TEST_ALL_PRECS(matinv_in_place_strided), CHK_TEST_ALL_PRECS(matinv_in_place_pointers),
         CHK_TEST_ALL_PRECS(matinv_gaps),             CHK_TEST_ALL_PRECS(matinv_batch_counts),
+        CHK_TEST_ALL_PRECS(matinv_groups_beyond_32),
         CHK_TEST_ALL_PRECS(matinv_matrix_types),     CHK_TEST_ALL_PRECS(matinv_nan_inf),
         CHK_TEST_ALL_PRECS(matinv_large_orders),
     };

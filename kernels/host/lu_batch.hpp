@@ -60,6 +60,9 @@ template <class F> inline void for_each_matrix(int batch, double flops_per_matri
 #pragma omp parallel for schedule(static, chunk) if (parallel)
     for (int b = 0; b < batch; ++b) body(b, omp_get_thread_num());
 }
+// Real multiply-adds an element operation of T costs, four in complex: the blocked forms weigh their flop counts by
+// it, so that a complex batch worth two threads gets them (perf/NOTES.md, "Host backend").
+template <class T> constexpr double element_work() { return sizeof(T) == sizeof(real_t<T>) ? 1.0 : 4.0; }
 
 // Per-thread scratch of the any-order code (allocated before the parallel loop, where an exception could not
 // be caught).
@@ -82,15 +85,10 @@ template <class T> inline void copy_matrix(int n, T *dst, long ldd, const T *src
 // group stays near a 48 KiB L1. The complex inverses (getri, matinv: more flops per element than getrf) ran faster
 // with groups up to 64 KiB of at most 8 matrices at n = 28-32, the complex getrf slower (perf/NOTES.md).
 template <class T, bool Inverse> constexpr bool wide_groups() { return Inverse && sizeof(T) != sizeof(real_t<T>); }
-// N = 0: an order known at run time (beyond lanes_max_order), where a group outgrows L1 at any width: the widths
-// that measured fastest at 33-64 (perf/NOTES.md, "Host backend"), 32-byte vectors in s and d, at most 8 lanes in c
-// and z.
+// N = 0: an order known at run time (beyond lanes_max_order), where a group outgrows L1 at any width
+// (routing.hpp's lanes_any_width).
 template <class T, int N, bool Inverse = false> constexpr int lanes_for() {
-    if constexpr (N == 0) {
-        constexpr int real_lanes = (vector_bytes < 32 ? vector_bytes : 32) / (int)sizeof(real_t<T>);
-        constexpr int complex_lanes = vector_bytes / (int)sizeof(real_t<T>) < 8 ? vector_bytes / (int)sizeof(real_t<T>) : 8;
-        return sizeof(T) == sizeof(real_t<T>) ? real_lanes : complex_lanes;
-    }
+    if constexpr (N == 0) return lanes_any_width(this_isa, sizeof(real_t<T>), sizeof(T) != sizeof(real_t<T>));
     // One register of this copy's instruction set per lane vector (16-byte vectors lowered to SSE were faster
     // than 32- and 64-byte ones on SSE2).
     constexpr int least = 16 / (int)sizeof(real_t<T>), bytes = wide_groups<T, Inverse>() ? 64 * 1024 : 40 * 1024;

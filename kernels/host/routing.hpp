@@ -75,6 +75,14 @@ constexpr bool routed_anywhere(routine r, char precision, int n, family f) {
         if (routed(r, precision, isa, n, f)) return true;
     return false;
 }
+// Lanes of a group of the lanes form at a run-time order (beyond lanes_max_order) on instruction set isa, for
+// real numbers of real_bytes: the widths that measured fastest at 33-64 (perf/NOTES.md, "Host backend"), 32-byte
+// vectors in s and d, at most 8 lanes in c and z.
+constexpr int lanes_any_width(int isa, int real_bytes, bool complex) {
+    const int vector = isa == isa_level::avx512 ? 64 : isa == isa_level::avx2 ? 32 : 16;
+    if (!complex) return (vector < 32 ? vector : 32) / real_bytes;
+    return vector / real_bytes < 8 ? vector / real_bytes : 8;
+}
 // Whether the table routes (r, precision) to the lanes form beyond lanes_max_order on instruction set isa (a line's
 // first order there): the run-time-order lanes form is compiled where it does.
 constexpr bool routed_lanes_beyond(routine r, char precision, int isa) {

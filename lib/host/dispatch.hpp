@@ -53,27 +53,54 @@ void in_present_stretches(const matrix_batch<X> &x, const matrix_batch<Y> &y, in
 template <class T> void run_lu_blocked(const getrf_args<T> &a) { blocked_getrf(a); }
 template <class T> void run_lu_blocked(const getri_args<T> &a) { blocked_getri(a); }
 template <class T> void run_lu_blocked(const matinv_args<T> &a) { blocked_matinv(a); }
-template <routine R, class T, class Args> bool ran_lu_blocked(const context &ctx, const Args &a) {
-    if (find_route(R, scalar_traits<T>::letter, ctx.host_isa, a.n) != family::blocked) return false;
+template <routine R, class T, class Args> void run_lu_blocked_copy(const context &ctx, const Args &a) {
 #if SMALLLA_HOST_ISA_COPIES
-    if (ctx.host_isa == isa_level::avx512) return isa_avx512::run_blocked<T>(R, a), true;
-    if (ctx.host_isa == isa_level::avx2) return isa_avx2::run_blocked<T>(R, a), true;
+    if (ctx.host_isa == isa_level::avx512) return isa_avx512::run_blocked<T>(R, a);
+    if (ctx.host_isa == isa_level::avx2) return isa_avx2::run_blocked<T>(R, a);
 #endif
     run_lu_blocked(a);
+}
+template <routine R, class T, class Args> bool ran_lu_blocked(const context &ctx, const Args &a) {
+    if (find_route(R, scalar_traits<T>::letter, ctx.host_isa, a.n) != family::blocked) return false;
+    run_lu_blocked_copy<R, T>(ctx, a);
+    return true;
+}
+// The lanes form beyond lanes_max_order takes whole groups of W matrices, and only when there are at least as many
+// groups as threads: the rest of the batch (its last batch % W matrices, or all of a smaller batch) goes to the
+// blocked form, where a group's idle lanes would each cost a matrix (W times the work at batch 1). lanes(part)
+// runs the lanes form on a part of the call.
+template <routine R, class T, class Args, class Lanes>
+bool ran_lu_lanes_beyond(const context &ctx, const Args &a, Lanes &&lanes) {
+    using Real = real_t<T>;
+    if (a.n <= lanes_max_order || find_route(R, scalar_traits<T>::letter, ctx.host_isa, a.n) != family::lanes)
+        return false;
+    const int w = lanes_any_width(ctx.host_isa, sizeof(Real), sizeof(T) != sizeof(Real));
+    const int groups = a.batch / w, in_lanes = groups >= omp_get_max_threads() ? groups * w : 0;
+    if (in_lanes > 0) lanes(a.part(0, in_lanes));
+    if (in_lanes < a.batch) run_lu_blocked_copy<R, T>(ctx, a.part(in_lanes, a.batch - in_lanes));
     return true;
 }
 
 template <class T> smallla_status_t getrf_present(const context &ctx, const getrf_args<T> &a) {
     if (a.ipiv.base != nullptr) {
-        if (ran_lu_blocked<routine::getrf, T>(ctx, a)) return SMALLLA_SUCCESS;
-        with_routed_form<routine::getrf, T>(ctx, a, [&](auto size) {
-            getrf_batch<true, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
-        });
+        const auto routed = [&](const getrf_args<T> &p) {
+            with_routed_form<routine::getrf, T>(ctx, p, [&](auto size) {
+                getrf_batch<true, T>(size, p.A.either(), p.ipiv, p.info, p.batch);
+            });
+        };
+        if (ran_lu_blocked<routine::getrf, T>(ctx, a) || ran_lu_lanes_beyond<routine::getrf, T>(ctx, a, routed))
+            return SMALLLA_SUCCESS;
+        routed(a);
     } else {
-        if (ran_lu_blocked<routine::getrf_nopiv, T>(ctx, a)) return SMALLLA_SUCCESS;
-        with_routed_form<routine::getrf_nopiv, T>(ctx, a, [&](auto size) {
-            getrf_batch<false, T>(size, a.A.either(), a.ipiv, a.info, a.batch);
-        });
+        const auto routed = [&](const getrf_args<T> &p) {
+            with_routed_form<routine::getrf_nopiv, T>(ctx, p, [&](auto size) {
+                getrf_batch<false, T>(size, p.A.either(), p.ipiv, p.info, p.batch);
+            });
+        };
+        if (ran_lu_blocked<routine::getrf_nopiv, T>(ctx, a) ||
+            ran_lu_lanes_beyond<routine::getrf_nopiv, T>(ctx, a, routed))
+            return SMALLLA_SUCCESS;
+        routed(a);
     }
     return SMALLLA_SUCCESS;
 }
@@ -83,10 +110,14 @@ template <class T> smallla_status_t getrf(context &ctx, const getrf_args<T> &a) 
 }
 
 template <class T> smallla_status_t getri_present(const context &ctx, const getri_args<T> &a) {
-    if (ran_lu_blocked<routine::getri, T>(ctx, a)) return SMALLLA_SUCCESS;
-    with_routed_form<routine::getri, T>(ctx, a, [&](auto size) {
-        getri_batch<T>(size, a.A.either(), a.ipiv, a.C.either(), a.info, a.batch);
-    });
+    const auto routed = [&](const getri_args<T> &p) {
+        with_routed_form<routine::getri, T>(ctx, p, [&](auto size) {
+            getri_batch<T>(size, p.A.either(), p.ipiv, p.C.either(), p.info, p.batch);
+        });
+    };
+    if (ran_lu_blocked<routine::getri, T>(ctx, a) || ran_lu_lanes_beyond<routine::getri, T>(ctx, a, routed))
+        return SMALLLA_SUCCESS;
+    routed(a);
     return SMALLLA_SUCCESS;
 }
 template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) {
@@ -95,10 +126,14 @@ template <class T> smallla_status_t getri(context &ctx, const getri_args<T> &a) 
 }
 
 template <class T> smallla_status_t matinv_present(const context &ctx, const matinv_args<T> &a) {
-    if (ran_lu_blocked<routine::matinv, T>(ctx, a)) return SMALLLA_SUCCESS;
-    with_routed_form<routine::matinv, T>(ctx, a, [&](auto size) {
-        matinv_batch<T>(size, a.A.either(), a.C.either(), a.info, a.batch);
-    });
+    const auto routed = [&](const matinv_args<T> &p) {
+        with_routed_form<routine::matinv, T>(ctx, p, [&](auto size) {
+            matinv_batch<T>(size, p.A.either(), p.C.either(), p.info, p.batch);
+        });
+    };
+    if (ran_lu_blocked<routine::matinv, T>(ctx, a) || ran_lu_lanes_beyond<routine::matinv, T>(ctx, a, routed))
+        return SMALLLA_SUCCESS;
+    routed(a);
     return SMALLLA_SUCCESS;
 }
 template <class T> smallla_status_t matinv(context &ctx, const matinv_args<T> &a) {
