@@ -237,12 +237,13 @@ template <class F> inline void for_each_strip(bool team, int x0, int x1, int ste
 
 // A batch of fewer matrices than threads, from the routing table's team orders: one matrix after another,
 // each one's updates spread over all threads (team: the blocked LU and Cholesky factorizations); otherwise a thread
-// a matrix.
-template <class F> inline void for_each_blocked_matrix(bool team, int batch, double flops_per_matrix, F &&body) {
+// a matrix. flops_per_matrix counts element operations of T (element_work weighs them).
+template <class T, class F>
+inline void for_each_blocked_matrix(bool team, int batch, double flops_per_matrix, F &&body) {
     if (team) {
         for (int b = 0; b < batch; ++b) body(b, 0);
     } else {
-        for_each_matrix(batch, flops_per_matrix, body);
+        for_each_matrix(batch, element_work<T>() * flops_per_matrix, body);
     }
 }
 inline bool team_of_threads(int n, int batch, int min_order) { return n >= min_order && batch < omp_get_max_threads(); }
@@ -482,7 +483,7 @@ void posv_blocked(int n, bool upper, const BatchA &A, int nrhs, const BatchB &B,
     const bool team = team_of_threads(n, batch, chol_team_min_order);
     blocked_scratch<T> work(n, 1, team ? 1 : omp_get_max_threads(), false);
     const blocked_layout<T> &s = work.shape;
-    for_each_blocked_matrix(team, batch, cube(n) / 3.0 + 2.0 * n * n * nrhs, [&](int b, int thread) {
+    for_each_blocked_matrix<T>(team, batch, cube(n) / 3.0 + 2.0 * n * n * nrhs, [&](int b, int thread) {
         real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), y = {base + s.reals, s.ld, s.ld};
         T *m = A[b];
@@ -498,7 +499,7 @@ template <class T, class BatchA, class BatchB>
 void potrs_blocked(int n, bool upper, int nrhs, const BatchA &A, const BatchB &B, int batch) {
     blocked_scratch<T> work(n, 1, omp_get_max_threads(), false);
     const blocked_layout<T> &s = work.shape;
-    for_each_matrix(batch, 2.0 * n * n * nrhs, [&](int b, int thread) {
+    for_each_matrix(batch, element_work<T>() * (2.0 * n * n * nrhs), [&](int b, int thread) {
         real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), y = {base + s.reals, s.ld, s.ld};
         load_blocked(n, L, A[b], A.ld, upper);
@@ -509,7 +510,7 @@ void potrs_blocked(int n, bool upper, int nrhs, const BatchA &A, const BatchB &B
 template <class T, class Batch> void potri_blocked(int n, bool upper, const Batch &A, int *info, int batch) {
     blocked_scratch<T> work(n, 2, omp_get_max_threads(), true);
     const blocked_layout<T> &s = work.shape;
-    for_each_matrix(batch, 2.0 * cube(n) / 3.0, [&](int b, int thread) {
+    for_each_matrix(batch, element_work<T>() * (2.0 * cube(n) / 3.0), [&](int b, int thread) {
         real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), X = s.at(base + s.reals);
         T *m = A[b];
@@ -527,7 +528,7 @@ template <class T, class BatchA, class BatchC>
 void poinv_blocked(int n, bool upper, const BatchA &A, const BatchC &C, int *info, int batch) {
     blocked_scratch<T> work(n, 2, omp_get_max_threads(), true);
     const blocked_layout<T> &s = work.shape;
-    for_each_matrix(batch, cube(n), [&](int b, int thread) {
+    for_each_matrix(batch, element_work<T>() * cube(n), [&](int b, int thread) {
         real_t<T> *base = work[thread];
         const planes<T> L = s.at(base), X = s.at(base + s.reals);
         load_blocked(n, L, A[b], A.ld, upper);

@@ -449,7 +449,7 @@ template <class T, class Batch> void getrf_blocked(int n, const Batch &A, pivot_
     const bool pivoting = P.base != nullptr, team = team_of_threads(n, batch, lu_team_min_order);
     lu_scratch<T> work(n, 1, team ? 1 : omp_get_max_threads());
     const lu_layout<T> &s = work.shape;
-    for_each_blocked_matrix(team, batch, 2.0 / 3.0 * cube(n), [&](int b, int thread) {
+    for_each_blocked_matrix<T>(team, batch, 2.0 / 3.0 * cube(n), [&](int b, int thread) {
         const planes<T> F = s.at(work[thread]);
         T *m = A[b];
         load_square(s, F, m, A.ld, team);
@@ -464,7 +464,7 @@ void getri_blocked(int n, const BatchA &A, pivot_batch<const int> P, const Batch
     const bool team = team_of_threads(n, batch, lu_team_min_order);
     lu_scratch<T> work(n, 2, team ? 1 : omp_get_max_threads());
     const lu_layout<T> &s = work.shape;
-    for_each_blocked_matrix(team, batch, 4.0 / 3.0 * cube(n), [&](int b, int thread) {
+    for_each_blocked_matrix<T>(team, batch, 4.0 / 3.0 * cube(n), [&](int b, int thread) {
         const planes<T> F = s.at(work[thread]), X = s.at(work[thread] + s.reals);
         load_square(s, F, A[b], A.ld, team);
         int inf = 0;
@@ -483,7 +483,7 @@ void matinv_blocked(int n, const BatchA &A, const BatchC &C, int *info, int batc
     lu_scratch<T> work(n, 2, team ? 1 : omp_get_max_threads());
     const lu_layout<T> &s = work.shape;
     per_thread_scratch<int> pivots(n);
-    for_each_blocked_matrix(team, batch, 2.0 * cube(n), [&](int b, int thread) {
+    for_each_blocked_matrix<T>(team, batch, 2.0 * cube(n), [&](int b, int thread) {
         const planes<T> F = s.at(work[thread]), X = s.at(work[thread] + s.reals);
         load_square(s, F, A[b], A.ld, team);
         int *piv = pivots[thread];
