@@ -26,14 +26,14 @@ CURRENT_GPU_TESTS = [  # the GPU suite's records (newest first)
 CURRENT_GPU_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code, clocks as found"
 CURRENT_GPU_CHOL = "results/2026-11-26-h100-8a4db26-chol.csv"  # smallla-bench --ops potrf,posv,poinv,potri,gemm: the Cholesky family
 CURRENT_GPU_CHOL_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, the library of 8a4db26 (poinv n >= 40 after its scratch reservation, the rest the same kernels before it), measured 2026-11-26"
-CURRENT_HOST = "results/2026-11-28-host-933c4cc-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
+CURRENT_HOST = "results/2026-11-28-host-5556523-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
 CURRENT_GPU_GRID = "results/2026-11-27-h100-e7aeb2c-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_GPU_GRID_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code"
 CURRENT_GPU_CHOL_GRID = "results/2026-11-28-h200-b1ecaf5-chol-grid.csv"  # smallla-bench --grid --ops potrf
 CURRENT_TORCH = "results/2026-11-26-h200-390e971-bench-torch.csv"  # perf/python/bench_torch.py: smallla against torch.linalg
 CURRENT_TORCH_DEVICE = "NVIDIA H200, torch 2.11.0 (CUDA 13.0), the Python package and a 90-real library of 390e971"
 CURRENT_HOST_MACHINE = "a 2-core AMD EPYC (Zen 5, AVX-512) KVM guest shared with other builds (differences under ~1.3x are noise)"
-CURRENT_HOST_CODE = "933c4cc"  # the commit whose host kernels were measured (the AVX-512 copy chosen)
+CURRENT_HOST_CODE = "5556523"  # the commit whose host kernels were measured (the AVX-512 copy chosen)
 # ---------------------------------------------------------------------------------------------------------------
 
 HERE = os.path.dirname(os.path.abspath(__file__))
