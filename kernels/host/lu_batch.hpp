@@ -83,7 +83,8 @@ template <class T> inline void copy_matrix(int n, T *dst, long ldd, const T *src
 // copy of the group stays in L1.
 // Bytes of a group's interleaved copy beyond which the lanes are halved (down to one 16-byte vector), so that the
 // group stays near a 48 KiB L1. The complex inverses (getri, matinv: more flops per element than getrf) ran faster
-// with groups up to 64 KiB of at most 8 matrices at n = 28-32, the complex getrf slower (perf/NOTES.md).
+// with groups up to 64 KiB of at most 8 matrices at n = 28-32, the complex getrf slower; and an inverse's group that
+// passes L1 even so ran faster still at the run-time orders' width, in L2 (z at 28-32 with AVX-512; perf/NOTES.md).
 template <class T, bool Inverse> constexpr bool wide_groups() { return Inverse && sizeof(T) != sizeof(real_t<T>); }
 // N = 0: an order known at run time (beyond lanes_max_order), where a group outgrows L1 at any width
 // (routing.hpp's lanes_any_width).
@@ -95,9 +96,7 @@ template <class T, int N, bool Inverse = false> constexpr int lanes_for() {
     int w = vector_bytes / (int)sizeof(real_t<T>);
     if (wide_groups<T, Inverse>() && w > 8) w = 8;
     while (w > least && w * N * N * (int)sizeof(T) > bytes) w /= 2;
-    // An inverse's group past L1 (48 KiB) either way ran faster with the run-time orders' lanes, in L2: z at 28-32
-    // with AVX-512 (perf/NOTES.md, "Host backend").
-    if (Inverse && w * N * N * (int)sizeof(T) > 48 * 1024) return lanes_for<T, 0>();
+    if (Inverse && w * N * N * (int)sizeof(T) > 48 * 1024) return lanes_for<T, 0>();  // past L1 even so
     return w;
 }
 
