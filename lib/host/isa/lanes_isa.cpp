@@ -38,9 +38,14 @@ template <class T> void run_lanes(const getrs_args<T> &a) {
         getrs_batch<T>(size, a.trans, a.nrhs, a.A.either(), a.ipiv, a.B.either(), a.batch);
     });
 }
-// getrs in place at any order (the any_wide family): its substitutions in this instruction set's vectors.
+// getrs in place at any order (the any_wide family): its substitutions in this instruction set's vectors. Complex T
+// on AVX-512 runs the AVX2 copy's: GCC 12 vectorizes complex products into fused multiply-adds (vfmaddsub) where the
+// target has them, despite -ffp-contract=off, which would change LAPACK's roundings (test unit.no_fused_multiply_add).
 template <class T> void run_any(const getrs_args<T> &a) {
-    getrs_batch<T>(any_n{a.n}, a.trans, a.nrhs, a.A.either(), a.ipiv, a.B.either(), a.batch);
+    if constexpr (scalar_traits<T>::is_complex && this_isa == isa_level::avx512)
+        isa_avx2::run_any<T>(a);
+    else
+        getrs_batch<T>(any_n{a.n}, a.trans, a.nrhs, a.A.either(), a.ipiv, a.B.either(), a.batch);
 }
 
 // The Cholesky family's lanes forms (kernels/host/chol_batch.hpp); r is potrf or potri for potrf_args.
