@@ -544,11 +544,28 @@ void getrs_batch(Size size, smallla_operation_t trans, int nrhs, const BatchA &A
             for (int r = 0; r < nrhs; ++r) lu_solve(size, size, a, P[b], trans, x + r * ldb);
         });
     } else {
-        for_each_matrix(batch, 2.0 * n * n * nrhs, [&](int b, int) {
-            T *x = B[b];
-            const long ldb = B.ld;
-            for (int r = 0; r < nrhs; ++r) lu_solve(size, any_n{A.ld}, A[b], P[b], trans, x + r * ldb);
-        });
+        // Real: two matrices at a time (lu_solve<2>: their dependent steps overlap), the last one of an odd batch
+        // alone. Complex: a matrix at a time.
+        const long ldb = B.ld;
+        if constexpr (scalar_traits<T>::is_complex) {
+            for_each_matrix(batch, 2.0 * n * n * nrhs, [&](int b, int) {
+                for (int r = 0; r < nrhs; ++r) lu_solve(size, any_n{A.ld}, A[b], P[b], trans, B[b] + r * ldb);
+            });
+        } else {
+            for_each_matrix((batch + 1) / 2, 4.0 * n * n * nrhs, [&](int pair, int) {
+                const int b = 2 * pair;
+                for (int r = 0; r < nrhs; ++r) {
+                    if (b + 1 < batch) {
+                        const T *const a2[2] = {A[b], A[b + 1]};
+                        const int *const p2[2] = {P[b], P[b + 1]};
+                        T *const x2[2] = {B[b] + r * ldb, B[b + 1] + r * ldb};
+                        lu_solve<2>(size, any_n{A.ld}, a2, p2, trans, x2);
+                    } else {
+                        lu_solve(size, any_n{A.ld}, A[b], P[b], trans, B[b] + r * ldb);
+                    }
+                }
+            });
+        }
     }
 }
 

@@ -329,20 +329,120 @@ inline void lu_solve_unpermuted(Size size, Ld ld_, const E *__restrict a, smalll
     }
 }
 
-// Solve for one matrix and one right-hand side; ipiv 1-based or nullptr, out-of-range entries ignored.
-template <class T, class Size, class Ld>
-inline void lu_solve(Size size, Ld ld_, const T *__restrict a, const int *__restrict ipiv, smallla_operation_t trans,
-                     T *__restrict x) {
+// lu_solve_unpermuted for M real matrices at once (in place, each its own factors a[m] and right-hand side x[m]),
+// block_width columns of op(A) at a time: x[i] is loaded and stored once a block and takes the block's products in the
+// unblocked order (column k before k + 1 for op = N; i ascending in each of block_width independent sums for the solve
+// with U^T or U^H), so the roundings are the unblocked loops'. The M matrices' steps alternate, so that one matrix's
+// chain of dependent steps (a division, then a product and a difference a column) overlaps another's. The solve with
+// L^T or L^H stays unblocked: its sums run i ascending from the row just solved, a chain no block can start early.
+template <int M, class T, class Size, class Ld>
+inline void lu_solve_unpermuted_blocked(Size size, Ld ld_, const T *const (&a)[M], smallla_operation_t trans,
+                                        T *const (&x)[M]) {
+    constexpr int NB = block_width;
     const int n = size;
-    auto interchange = [&](int k) {
-        const int p = ipiv[k] - 1;
-        if (p != k && p >= 0 && p < n) std::swap(x[k], x[p]);
+    const long ld = (int)ld_;
+    if (trans == SMALLLA_OP_N) {
+        int k = 0;
+        for (; k + NB <= n; k += NB) {  // L y = P b, L unit lower: the block's triangle, then the rows below it
+            for (int q = 0; q < NB; ++q)
+                for (int m = 0; m < M; ++m) {
+                    const T xk = x[m][k + q];
+                    const T *__restrict ak = a[m] + (k + q) * ld;
+                    for (int i = k + q + 1; i < k + NB; ++i) x[m][i] -= xk * ak[i];
+                }
+            for (int m = 0; m < M; ++m) subtract_products<NB>(x[m], a[m] + k * ld, ld, x[m] + k, k + NB, n);
+        }
+        for (; k < n; ++k)
+            for (int m = 0; m < M; ++m) {
+                const T xk = x[m][k];
+                const T *__restrict ak = a[m] + k * ld;
+                for (int i = k + 1; i < n; ++i) x[m][i] -= xk * ak[i];
+            }
+        k = n - 1;
+        for (; k + 1 >= NB; k -= NB) {  // U x = y: columns k, k - 1, ..., k - NB + 1
+            T xs[M][NB];
+            for (int q = 0; q < NB; ++q)
+                for (int m = 0; m < M; ++m) {
+                    const T *__restrict ak = a[m] + (k - q) * ld;
+                    x[m][k - q] = x[m][k - q] / ak[k - q];
+                    xs[m][q] = x[m][k - q];
+                    for (int i = k - NB + 1; i < k - q; ++i) x[m][i] -= xs[m][q] * ak[i];
+                }
+            for (int m = 0; m < M; ++m) subtract_products<NB>(x[m], a[m] + k * ld, -ld, xs[m], 0, k - NB + 1);
+        }
+        for (; k >= 0; --k)
+            for (int m = 0; m < M; ++m) {
+                const T *__restrict ak = a[m] + k * ld;
+                x[m][k] = x[m][k] / ak[k];
+                const T xk = x[m][k];
+                for (int i = 0; i < k; ++i) x[m][i] -= xk * ak[i];
+            }
+        return;
+    }
+    const bool conjugate = trans == SMALLLA_OP_C;
+    int k = 0;
+    for (; k + NB <= n; k += NB) {  // op(U) y = b: rows k .. k + NB - 1 of op(U) are columns of U
+        T t[M][NB];
+        for (int m = 0; m < M; ++m)
+            for (int q = 0; q < NB; ++q) t[m][q] = x[m][k + q];
+        for (int i = 0; i < k; ++i)
+            for (int m = 0; m < M; ++m) {
+                const T xi = x[m][i];
+                for (int q = 0; q < NB; ++q) t[m][q] -= conj_if(a[m][i + (k + q) * ld], conjugate) * xi;
+            }
+        for (int q = 0; q < NB; ++q)
+            for (int m = 0; m < M; ++m) {
+                const T *__restrict ak = a[m] + (k + q) * ld;
+                for (int i = k; i < k + q; ++i) t[m][q] -= conj_if(ak[i], conjugate) * x[m][i];
+                x[m][k + q] = t[m][q] / conj_if(ak[k + q], conjugate);
+            }
+    }
+    for (; k < n; ++k)
+        for (int m = 0; m < M; ++m) {
+            const T *__restrict ak = a[m] + k * ld;
+            T t = x[m][k];
+            for (int i = 0; i < k; ++i) t -= conj_if(ak[i], conjugate) * x[m][i];
+            x[m][k] = t / conj_if(ak[k], conjugate);
+        }
+    for (k = n - 1; k >= 0; --k)  // op(L) z = y, L unit lower
+        for (int m = 0; m < M; ++m) {
+            const T *__restrict ak = a[m] + k * ld;
+            T t = x[m][k];
+            for (int i = k + 1; i < n; ++i) t -= conj_if(ak[i], conjugate) * x[m][i];
+            x[m][k] = t;
+        }
+}
+
+// Solve for M real matrices (each with one right-hand side, lu_solve_unpermuted_blocked) or one (M = 1); ipiv[m]
+// 1-based or nullptr, out-of-range entries ignored.
+template <int M, class T, class Size, class Ld>
+inline void lu_solve(Size size, Ld ld_, const T *const (&a)[M], const int *const (&ipiv)[M], smallla_operation_t trans,
+                     T *const (&x)[M]) {
+    const int n = size;
+    auto interchanges = [&](bool forward) {
+        for (int m = 0; m < M; ++m) {
+            if (ipiv[m] == nullptr) continue;
+            for (int s = 0; s < n; ++s) {
+                const int k = forward ? s : n - 1 - s, p = ipiv[m][k] - 1;
+                if (p != k && p >= 0 && p < n) std::swap(x[m][k], x[m][p]);
+            }
+        }
     };
-    if (trans == SMALLLA_OP_N && ipiv != nullptr)
-        for (int k = 0; k < n; ++k) interchange(k);
-    lu_solve_unpermuted(size, ld_, a, trans, x);
-    if (trans != SMALLLA_OP_N && ipiv != nullptr)
-        for (int k = n - 1; k >= 0; --k) interchange(k);
+    if (trans == SMALLLA_OP_N) interchanges(true);
+    if constexpr (scalar_traits<T>::is_complex) {  // complex: unblocked, one matrix (blocks were not faster)
+        static_assert(M == 1, "complex solves run one matrix at a time");
+        lu_solve_unpermuted(size, ld_, a[0], trans, x[0]);
+    } else {
+        lu_solve_unpermuted_blocked<M>(size, ld_, a, trans, x);
+    }
+    if (trans != SMALLLA_OP_N) interchanges(false);
+}
+template <class T, class Size, class Ld>
+inline void lu_solve(Size size, Ld ld_, const T *a, const int *ipiv, smallla_operation_t trans, T *x) {
+    const T *const as[1] = {a};
+    const int *const ps[1] = {ipiv};
+    T *const xs[1] = {x};
+    lu_solve<1>(size, ld_, as, ps, trans, xs);
 }
 
 }  // namespace SMALLLA_HOST_ISA
