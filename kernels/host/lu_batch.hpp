@@ -546,26 +546,26 @@ void getrs_batch(Size size, smallla_operation_t trans, int nrhs, const BatchA &A
     } else {
         // Real: two matrices at a time (lu_solve<2>: their dependent steps overlap), the last one of an odd batch
         // alone. Complex: a matrix at a time.
+        constexpr int M = scalar_traits<T>::is_complex ? 1 : 2;
         const long ldb = B.ld;
-        if constexpr (scalar_traits<T>::is_complex) {
-            for_each_matrix(batch, 2.0 * n * n * nrhs, [&](int b, int) {
-                for (int r = 0; r < nrhs; ++r) lu_solve(size, any_n{A.ld}, A[b], P[b], trans, B[b] + r * ldb);
-            });
-        } else {
-            for_each_matrix((batch + 1) / 2, 4.0 * n * n * nrhs, [&](int pair, int) {
-                const int b = 2 * pair;
-                for (int r = 0; r < nrhs; ++r) {
-                    if (b + 1 < batch) {
-                        const T *const a2[2] = {A[b], A[b + 1]};
-                        const int *const p2[2] = {P[b], P[b + 1]};
-                        T *const x2[2] = {B[b] + r * ldb, B[b + 1] + r * ldb};
-                        lu_solve<2>(size, any_n{A.ld}, a2, p2, trans, x2);
-                    } else {
-                        lu_solve(size, any_n{A.ld}, A[b], P[b], trans, B[b] + r * ldb);
+        for_each_matrix((batch + M - 1) / M, M * 2.0 * n * n * nrhs, [&](int group, int) {
+            const int b0 = M * group;
+            for (int r = 0; r < nrhs; ++r) {
+                if (b0 + M <= batch) {
+                    const T *as[M];
+                    const int *ps[M];
+                    T *xs[M];
+                    for (int m = 0; m < M; ++m) {
+                        as[m] = A[b0 + m];
+                        ps[m] = P[b0 + m];
+                        xs[m] = B[b0 + m] + r * ldb;
                     }
+                    lu_solve<M>(size, any_n{A.ld}, as, ps, trans, xs);
+                } else {
+                    for (int b = b0; b < batch; ++b) lu_solve(size, any_n{A.ld}, A[b], P[b], trans, B[b] + r * ldb);
                 }
-            });
-        }
+            }
+        });
     }
 }
 

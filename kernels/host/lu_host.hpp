@@ -332,12 +332,13 @@ inline void lu_solve_unpermuted(Size size, Ld ld_, const E *__restrict a, smalll
 // lu_solve_unpermuted for M real matrices at once (in place, each its own factors a[m] and right-hand side x[m]),
 // block_width columns of op(A) at a time: x[i] is loaded and stored once a block and takes the block's products in the
 // unblocked order (column k before k + 1 for op = N; i ascending in each of block_width independent sums for the solve
-// with U^T or U^H), so the roundings are the unblocked loops'. The M matrices' steps alternate, so that one matrix's
-// chain of dependent steps (a division, then a product and a difference a column) overlaps another's. The solve with
-// L^T or L^H stays unblocked: its sums run i ascending from the row just solved, a chain no block can start early.
+// with U^T), so the roundings are the unblocked loops'. The M matrices' steps alternate, so that one matrix's chain of
+// dependent steps (a division, then a product and a difference a column) overlaps another's. The solve with L^T stays
+// unblocked: its sums run i ascending from the row just solved, a chain no block can start early.
 template <int M, class T, class Size, class Ld>
 inline void lu_solve_unpermuted_blocked(Size size, Ld ld_, const T *const (&a)[M], smallla_operation_t trans,
                                         T *const (&x)[M]) {
+    static_assert(!scalar_traits<T>::is_complex, "real matrices only: op = T and op = C are one solve");
     constexpr int NB = block_width;
     const int n = size;
     const long ld = (int)ld_;
@@ -379,7 +380,6 @@ inline void lu_solve_unpermuted_blocked(Size size, Ld ld_, const T *const (&a)[M
             }
         return;
     }
-    const bool conjugate = trans == SMALLLA_OP_C;
     int k = 0;
     for (; k + NB <= n; k += NB) {  // op(U) y = b: rows k .. k + NB - 1 of op(U) are columns of U
         T t[M][NB];
@@ -388,27 +388,27 @@ inline void lu_solve_unpermuted_blocked(Size size, Ld ld_, const T *const (&a)[M
         for (int i = 0; i < k; ++i)
             for (int m = 0; m < M; ++m) {
                 const T xi = x[m][i];
-                for (int q = 0; q < NB; ++q) t[m][q] -= conj_if(a[m][i + (k + q) * ld], conjugate) * xi;
+                for (int q = 0; q < NB; ++q) t[m][q] -= a[m][i + (k + q) * ld] * xi;
             }
         for (int q = 0; q < NB; ++q)
             for (int m = 0; m < M; ++m) {
                 const T *__restrict ak = a[m] + (k + q) * ld;
-                for (int i = k; i < k + q; ++i) t[m][q] -= conj_if(ak[i], conjugate) * x[m][i];
-                x[m][k + q] = t[m][q] / conj_if(ak[k + q], conjugate);
+                for (int i = k; i < k + q; ++i) t[m][q] -= ak[i] * x[m][i];
+                x[m][k + q] = t[m][q] / ak[k + q];
             }
     }
     for (; k < n; ++k)
         for (int m = 0; m < M; ++m) {
             const T *__restrict ak = a[m] + k * ld;
             T t = x[m][k];
-            for (int i = 0; i < k; ++i) t -= conj_if(ak[i], conjugate) * x[m][i];
-            x[m][k] = t / conj_if(ak[k], conjugate);
+            for (int i = 0; i < k; ++i) t -= ak[i] * x[m][i];
+            x[m][k] = t / ak[k];
         }
     for (k = n - 1; k >= 0; --k)  // op(L) z = y, L unit lower
         for (int m = 0; m < M; ++m) {
             const T *__restrict ak = a[m] + k * ld;
             T t = x[m][k];
-            for (int i = k + 1; i < n; ++i) t -= conj_if(ak[i], conjugate) * x[m][i];
+            for (int i = k + 1; i < n; ++i) t -= ak[i] * x[m][i];
             x[m][k] = t;
         }
 }
