@@ -209,8 +209,13 @@ template <int E, int W, class T> inline void store_flat(T *dst, const lanes_of<T
 
 // Interleaved copies between the group's matrices (leading dimension ld) and lanes (leading dimension LD), order
 // N (fixed_n) or n (any_n). Flat (getrs): matrices back to back move flat (above; getrf, getri and matinv measured
-// 0.8-1.3x that way, perf/NOTES.md). Otherwise a full group of real matrices of order 2W or more moves by blocks of
-// W rows of a column (gather_block, scatter_block); the rows the blocks leave, element by element.
+// 0.8-1.3x that way, perf/NOTES.md). Otherwise a full group of order 2W or more moves by blocks of W numbers of a
+// column (gather_block, scatter_block; complex: real and imaginary parts in turn, as clanes keeps them); the numbers
+// the blocks leave, one by one. Complex groups from order 16 (and 2W) only: below, blocks measured no faster than
+// element by element (perf/NOTES.md, "Host backend").
+template <class T, int W> constexpr int block_copy_min_order() {
+    return std::is_same<T, real_t<T>>::value || 2 * W >= 16 ? 2 * W : 16;
+}
 template <int W, class T, bool Flat, class Order, class Ld>
 inline void load_lanes(Order order, Ld ld_, lanes_of<T, W> *__restrict a, either_batch<const T> M, lane_group g) {
     constexpr int N = Order::order;
@@ -220,20 +225,23 @@ inline void load_lanes(Order order, Ld ld_, lanes_of<T, W> *__restrict a, either
                   !(std::is_same<T, real_t<T>>::value && N >= 2 * W)) {
         if (const T *src = flat_group<N * N, W>(M, g, N)) return load_flat<N * N, W, T>(a, src);
     }
-    if constexpr (std::is_same<T, real_t<T>>::value && W > 1) {
-        if (n >= 2 * W && g.count == W) {
-            const T *m[W];
-            for (int w = 0; w < W; ++w) m[w] = M[g.first + w];
-            const long ld = M.ld;
-            typename simd<T, W>::vec v[W];
+    if constexpr (W > 1) {
+        using R = real_t<T>;
+        const int rows = reals_per<T>(n);  // a column as numbers (complex: real and imaginary parts in turn)
+        if (n >= block_copy_min_order<T, W>() && g.count == W) {
+            const R *m[W];
+            for (int w = 0; w < W; ++w) m[w] = reinterpret_cast<const R *>(M[g.first + w]);
+            const long ld = reals_per<T>(M.ld);
+            typename simd<R, W>::vec v[W];
             for (int j = 0; j < n; ++j) {
-                int i = 0;
-                for (; i + W <= n; i += W) {
-                    gather_block<T, W>(v, m, i + j * ld);
-                    for (int q = 0; q < W; ++q) a[i + q + j * LD].v = v[q];
+                lanes_of<T, W> *__restrict column = a + j * LD;
+                int r = 0;
+                for (; r + W <= rows; r += W) {
+                    gather_block<R, W>(v, m, r + j * ld);
+                    for (int q = 0; q < W; ++q) lane_number(column, r + q) = v[q];
                 }
-                for (; i < n; ++i)
-                    for (int w = 0; w < W; ++w) a[i + j * LD].set(w, m[w][i + j * ld]);
+                for (; r < rows; ++r)
+                    for (int w = 0; w < W; ++w) lane_number(column, r)[w] = m[w][r + j * ld];
             }
             return;
         }
@@ -256,22 +264,25 @@ inline void store_lanes(Order order, Ld ld_, either_batch<T> M, lane_group g, co
                         const lanes_of<T, W> *__restrict alternative, const int *__restrict use_alternative) {
     const int n = order;
     const long LD = (int)ld_;
-    if constexpr (std::is_same<T, real_t<T>>::value && W > 1) {
-        bool all = g.count == W && n >= 2 * W;
+    if constexpr (W > 1) {
+        using R = real_t<T>;
+        const int rows = reals_per<T>(n);
+        bool all = g.count == W && n >= block_copy_min_order<T, W>();
         for (int w = 0; use_alternative && w < W; ++w) all = all && !use_alternative[w];
         if (all) {
-            T *m[W];
-            for (int w = 0; w < W; ++w) m[w] = M[g.first + w];
-            const long ld = M.ld;
-            typename simd<T, W>::vec v[W];
+            R *m[W];
+            for (int w = 0; w < W; ++w) m[w] = reinterpret_cast<R *>(M[g.first + w]);
+            const long ld = reals_per<T>(M.ld);
+            typename simd<R, W>::vec v[W];
             for (int j = 0; j < n; ++j) {
-                int i = 0;
-                for (; i + W <= n; i += W) {
-                    for (int q = 0; q < W; ++q) v[q] = a[i + q + j * LD].v;
-                    scatter_block<T, W>(m, i + j * ld, v);
+                const lanes_of<T, W> *__restrict column = a + j * LD;
+                int r = 0;
+                for (; r + W <= rows; r += W) {
+                    for (int q = 0; q < W; ++q) v[q] = lane_number(column, r + q);
+                    scatter_block<R, W>(m, r + j * ld, v);
                 }
-                for (; i < n; ++i)
-                    for (int w = 0; w < W; ++w) m[w][i + j * ld] = a[i + j * LD].get(w);
+                for (; r < rows; ++r)
+                    for (int w = 0; w < W; ++w) m[w][r + j * ld] = lane_number(column, r)[w];
             }
             return;
         }
