@@ -46,29 +46,39 @@ template <class T> inline void store_hermitian(int n, T *__restrict m, long ld, 
 
 // The lanes versions: lane w of a (leading dimension N) from or to the group's matrix w. Padding lanes hold the
 // identity.
-// A full group of real matrices moves by blocks of W elements (gather_block, scatter_block): lower, W rows of a
-// column; upper, W columns of a row of U, which are W columns of a row of the lower form. What the blocks leave
-// (the last rows of a column, the columns of a row near the diagonal) moves element by element, each lanes vector
-// in one go (W passes over the group's copy, a matrix at a time, ran slower). From order 2W on: below it, the blocks
-// cover too little of the triangle to pay (perf/NOTES.md).
+// A full group moves by blocks of W numbers (gather_block, scatter_block; complex: real and imaginary parts in turn,
+// as in lu_batch.hpp's load_lanes): lower, the numbers of a column; upper, a column of U, which is a row of the lower
+// form (conjugated: the imaginary parts negated). What the blocks leave (the last numbers of a column) moves number
+// by number, each lanes vector in one go (W passes over the group's copy, a matrix at a time, ran slower). From
+// block_copy_min_order on: below it, the blocks cover too little of the triangle to pay (perf/NOTES.md).
+// Number k (0 or 1 for complex) of an element in lanes.
+template <class L> inline auto &lanes_part(L &e, int k) { return lane_number(&e, k); }
 template <int N, int W, class T>
 inline void load_lower_lanes(lanes_of<T, W> *__restrict a, either_batch<const T> M, lane_group g, bool upper) {
-    if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
+    if constexpr (W > 1 && N >= block_copy_min_order<T, W>()) {
         if (g.count == W) {
-            const T *m[W];
-            for (int w = 0; w < W; ++w) m[w] = M[g.first + w];
-            const long ld = M.ld;
-            typename simd<T, W>::vec v[W];
+            using R = real_t<T>;
+            constexpr int K = reals_per<T>(1);  // numbers an element
+            const R *m[W];
+            for (int w = 0; w < W; ++w) m[w] = reinterpret_cast<const R *>(M[g.first + w]);
+            const long ld = (long)K * M.ld;
+            typename simd<R, W>::vec v[W];
             for (int x = 0; x < N; ++x) {  // lower: column x; upper: row x of the lower form
-                const int from = upper ? 0 : x, to = upper ? x + 1 : N;
-                int y = from;
-                for (; y + W <= to; y += W) {
-                    gather_block<T, W>(v, m, y + x * ld);
-                    for (int q = 0; q < W; ++q) (upper ? a[x + (y + q) * N] : a[y + q + x * N]).v = v[q];
+                const int from = K * (upper ? 0 : x), to = K * (upper ? x + 1 : N);
+                auto at = [&](int r) -> lanes_of<T, W> & { return upper ? a[x + r / K * N] : a[r / K + x * N]; };
+                int r = from;
+                for (; r + W <= to; r += W) {
+                    gather_block<R, W>(v, m, r + x * ld);
+                    for (int q = 0; q < W; ++q) {
+                        const bool negate = upper && (r + q) % K == 1;
+                        lanes_part(at(r + q), (r + q) % K) = negate ? -v[q] : v[q];
+                    }
                 }
-                for (; y < to; ++y)
-                    for (int w = 0; w < W; ++w)
-                        (upper ? a[x + y * N] : a[y + x * N]).set(w, m[w][y + x * ld]);
+                for (; r < to; ++r)
+                    for (int w = 0; w < W; ++w) {
+                        const R value = m[w][r + x * ld];
+                        lanes_part(at(r), r % K)[w] = upper && r % K == 1 ? -value : value;
+                    }
             }
             return;
         }
@@ -84,23 +94,32 @@ inline void load_lower_lanes(lanes_of<T, W> *__restrict a, either_batch<const T>
 template <int N, int W, class T>
 inline void store_lower_lanes(either_batch<T> M, lane_group g, bool upper, const lanes_of<T, W> *__restrict a,
                               const int *skip) {
-    if constexpr (std::is_same<T, real_t<T>>::value && W > 1 && N >= 2 * W) {
+    if constexpr (W > 1 && N >= block_copy_min_order<T, W>()) {
         bool all = g.count == W;
         for (int w = 0; skip && w < W; ++w) all = all && !skip[w];
         if (all) {
-            T *m[W];
-            for (int w = 0; w < W; ++w) m[w] = M[g.first + w];
-            const long ld = M.ld;
-            typename simd<T, W>::vec v[W];
+            using R = real_t<T>;
+            constexpr int K = reals_per<T>(1);
+            R *m[W];
+            for (int w = 0; w < W; ++w) m[w] = reinterpret_cast<R *>(M[g.first + w]);
+            const long ld = (long)K * M.ld;
+            typename simd<R, W>::vec v[W];
             for (int x = 0; x < N; ++x) {
-                const int from = upper ? 0 : x, to = upper ? x + 1 : N;
-                int y = from;
-                for (; y + W <= to; y += W) {
-                    for (int q = 0; q < W; ++q) v[q] = (upper ? a[x + (y + q) * N] : a[y + q + x * N]).v;
-                    scatter_block<T, W>(m, y + x * ld, v);
+                const int from = K * (upper ? 0 : x), to = K * (upper ? x + 1 : N);
+                auto at = [&](int r) -> const lanes_of<T, W> & { return upper ? a[x + r / K * N] : a[r / K + x * N]; };
+                int r = from;
+                for (; r + W <= to; r += W) {
+                    for (int q = 0; q < W; ++q) {
+                        const auto part = lane_number(&at(r + q), (r + q) % K);
+                        v[q] = upper && (r + q) % K == 1 ? -part : part;
+                    }
+                    scatter_block<R, W>(m, r + x * ld, v);
                 }
-                for (; y < to; ++y)
-                    for (int w = 0; w < W; ++w) m[w][y + x * ld] = (upper ? a[x + y * N] : a[y + x * N]).get(w);
+                for (; r < to; ++r)
+                    for (int w = 0; w < W; ++w) {
+                        const R value = lane_number(&at(r), r % K)[w];
+                        m[w][r + x * ld] = upper && r % K == 1 ? -value : value;
+                    }
             }
             return;
         }

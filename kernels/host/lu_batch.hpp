@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -211,10 +212,12 @@ template <int E, int W, class T> inline void store_flat(T *dst, const lanes_of<T
 // N (fixed_n) or n (any_n). Flat (getrs): matrices back to back move flat (above; getrf, getri and matinv measured
 // 0.8-1.3x that way, perf/NOTES.md). Otherwise a full group of order 2W or more moves by blocks of W numbers of a
 // column (gather_block, scatter_block; complex: real and imaginary parts in turn, as clanes keeps them); the numbers
-// the blocks leave, one by one. Complex groups from order 16 (and 2W) only: below, blocks measured no faster than
-// element by element (perf/NOTES.md, "Host backend").
+// the blocks leave, one by one. Complex groups from order 16 (and 2W) only, and in 4 lanes or more: below 16, and in
+// 2 lanes (a block one element of each matrix), blocks measured no faster than element by element (perf/NOTES.md,
+// "Host backend").
 template <class T, int W> constexpr int block_copy_min_order() {
-    return std::is_same<T, real_t<T>>::value || 2 * W >= 16 ? 2 * W : 16;
+    if constexpr (std::is_same<T, real_t<T>>::value) return 2 * W;
+    else return W < 4 ? std::numeric_limits<int>::max() : 2 * W >= 16 ? 2 * W : 16;
 }
 template <int W, class T, bool Flat, class Order, class Ld>
 inline void load_lanes(Order order, Ld ld_, lanes_of<T, W> *__restrict a, either_batch<const T> M, lane_group g) {
