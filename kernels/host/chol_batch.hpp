@@ -51,8 +51,6 @@ template <class T> inline void store_hermitian(int n, T *__restrict m, long ld, 
 // form (conjugated: the imaginary parts negated). What the blocks leave (the last numbers of a column) moves number
 // by number, each lanes vector in one go (W passes over the group's copy, a matrix at a time, ran slower). From
 // block_copy_min_order on: below it, the blocks cover too little of the triangle to pay (perf/NOTES.md).
-// Number k (0 or 1 for complex) of an element in lanes.
-template <class L> inline auto &lanes_part(L &e, int k) { return lane_number(&e, k); }
 template <int N, int W, class T>
 inline void load_lower_lanes(lanes_of<T, W> *__restrict a, either_batch<const T> M, lane_group g, bool upper) {
     if constexpr (W > 1 && N >= block_copy_min_order<T, W>()) {
@@ -71,13 +69,13 @@ inline void load_lower_lanes(lanes_of<T, W> *__restrict a, either_batch<const T>
                     gather_block<R, W>(v, m, r + x * ld);
                     for (int q = 0; q < W; ++q) {
                         const bool negate = upper && (r + q) % K == 1;
-                        lanes_part(at(r + q), (r + q) % K) = negate ? -v[q] : v[q];
+                        lane_number(&at(r + q), (r + q) % K) = negate ? -v[q] : v[q];
                     }
                 }
                 for (; r < to; ++r)
                     for (int w = 0; w < W; ++w) {
                         const R value = m[w][r + x * ld];
-                        lanes_part(at(r), r % K)[w] = upper && r % K == 1 ? -value : value;
+                        lane_number(&at(r), r % K)[w] = upper && r % K == 1 ? -value : value;
                     }
             }
             return;

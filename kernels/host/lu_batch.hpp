@@ -225,7 +225,7 @@ inline void load_lanes(Order order, Ld ld_, lanes_of<T, W> *__restrict a, either
     const int n = order;
     const long LD = (int)ld_;
     if constexpr (Flat && N > 0 && Ld::order == N && flat_copies<T, W, N * N>() &&
-                  !(std::is_same<T, real_t<T>>::value && N >= 2 * W)) {
+                  N < block_copy_min_order<T, W>()) {
         if (const T *src = flat_group<N * N, W>(M, g, N)) return load_flat<N * N, W, T>(a, src);
     }
     if constexpr (W > 1) {
