@@ -198,7 +198,8 @@ static void getrs_nan(void **state) {
 }
 
 /* Orders beyond 256 (chk_large_orders): both forms, trans N, T and C, several right-hand sides, small
- * batches with gaps; and ipiv == NULL. In double also n = 1100. */
+ * batches with gaps; ipiv == NULL; one solve (shared by the threads where they outnumber it). In double also
+ * n = 1100. */
 static void getrs_large_orders(void **state) {
     chk_prec p = chk_state_prec(state);
     chk_begin();
@@ -212,6 +213,17 @@ static void getrs_large_orders(void **state) {
         }
         getrs_case c = {CHK_POINTERS, SMALLLA_OP_N, ns[k], 2, 1, 0, 0, 0, CHK_MT_DIAG_DOMINANT, 0, 950u + k};
         run_getrs(p, &c);
+        /* One solve: with more threads than solves (test_getrs.host.team), all of them share it. */
+        const getrs_case one = {CHK_STRIDED, SMALLLA_OP_N, ns[k], 1, 1, 2, 3, 1, CHK_MT_RANDOM, 1, 960u + k};
+        run_getrs(p, &one);
+    }
+    /* In single, one solve of an order where the threads share it (kernels/host/routing.hpp), N and T. */
+    if (p == CHK_S) {
+        const getrs_case cs[] = {
+            {CHK_STRIDED, SMALLLA_OP_N, 900, 1, 1, 1, 2, 1, CHK_MT_RANDOM, 1, 980u},
+            {CHK_POINTERS, SMALLLA_OP_T, 900, 1, 1, 0, 0, 0, CHK_MT_RANDOM, 1, 981u},
+        };
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; ++i) run_getrs(p, &cs[i]);
     }
     /* One order beyond 1024, in double only, one matrix (issue 30): N strided and T with pointer arrays from LAPACK's
      * factors, and N with ipiv NULL. */

@@ -54,9 +54,12 @@ template <routine R, char P, int N = 1, class F> inline void with_lanes_route(in
 
 // OpenMP loop over the matrices of a batch: static chunks (the work per matrix is uniform), and no threads
 // at all when the whole batch is too little work to pay for waking them. body(b, thread) runs matrix b.
+inline bool threads_pay(int batch, double flops_per_matrix) {
+    return omp_get_max_threads() > 1 && batch > 1 && batch * flops_per_matrix >= 1.0e5;
+}
 template <class F> inline void for_each_matrix(int batch, double flops_per_matrix, F &&body) {
     const int threads = omp_get_max_threads();
-    const bool parallel = threads > 1 && batch > 1 && batch * flops_per_matrix >= 1.0e5;
+    const bool parallel = threads_pay(batch, flops_per_matrix);
     const int chunk = std::max(1, batch / (threads * 8));
 #pragma omp parallel for schedule(static, chunk) if (parallel)
     for (int b = 0; b < batch; ++b) body(b, omp_get_thread_num());
@@ -500,6 +503,129 @@ inline void load_pivot_lanes(typename simd<int, W>::vec *ipiv, pivot_batch<const
 }
 
 // ---- getrs ------------------------------------------------------------------------------------------------
+// One solve shared by all threads (a batch of fewer matrices than threads, from routing.hpp's getrs_team_min_order):
+// blocks of team_block columns between barriers; the updates of op = N spread by rows, the sums of the solve with
+// op(U) otherwise by columns. Every x[i] takes its products in the order of the one-thread solve, so the results are
+// bitwise the same. The solve with op(L) for op = T, C stays on one thread: its sums start at the row just solved,
+// so no block can start before the one before it ends.
+constexpr int team_block = 64;
+template <class T>
+inline void lu_solve_team(int n, long ld, const T *a, const int *ipiv, smallla_operation_t trans, T *x) {
+    constexpr int NB = block_width, TB = team_block;
+    static_assert(TB % NB == 0, "a team block holds whole blocks of block_width columns");
+    auto interchanges = [&](bool forward) {
+        if (ipiv == nullptr) return;
+        for (int s = 0; s < n; ++s) {
+            const int k = forward ? s : n - 1 - s, p = ipiv[k] - 1;
+            if (p != k && p >= 0 && p < n) std::swap(x[k], x[p]);
+        }
+    };
+    const bool conjugate = trans == SMALLLA_OP_C;
+    if (trans == SMALLLA_OP_N) interchanges(true);
+#pragma omp parallel
+    {
+        const int threads = omp_get_num_threads(), me = omp_get_thread_num();
+        const auto part = [&](int lo, int hi, int &p0, int &p1) {
+            p0 = lo + (int)((long)(hi - lo) * me / threads);
+            p1 = lo + (int)((long)(hi - lo) * (me + 1) / threads);
+        };
+        if (trans == SMALLLA_OP_N) {
+            // Each thread solves a block's triangle into its own s (the same values on every thread), then
+            // updates its rows beyond the block; thread 0 stores s (rows held .. held + nb) after the barrier that
+            // follows every thread's reading of the block.
+            T s[TB];
+            int held = 0, nb = 0, r0, r1;
+            const auto store_held = [&] {
+                if (me == 0)
+                    for (int q = 0; q < nb; ++q) x[held + q] = s[q];
+            };
+            for (int k0 = 0; k0 < n; k0 += TB) {  // L y = P b, L unit lower
+                store_held();
+                held = k0;
+                nb = std::min(n - k0, TB);
+                const int k1 = k0 + nb;
+                for (int q = 0; q < nb; ++q) s[q] = x[k0 + q];
+                for (int q0 = 0; q0 < nb; q0 += NB) {  // the triangle, as lu_solve_unpermuted_blocked's
+                    const int q1 = std::min(nb, q0 + NB);
+                    for (int q = q0; q < q1; ++q)
+                        for (int i = q + 1; i < q1; ++i) s[i] -= s[q] * a[k0 + i + (long)(k0 + q) * ld];
+                    if (q1 == q0 + NB) subtract_products<NB>(s, a + k0 + (long)(k0 + q0) * ld, ld, s + q0, q1, nb);
+                }
+                part(k1, n, r0, r1);
+                int k = k0;
+                for (; k + NB <= k1; k += NB) subtract_products<NB>(x, a + k * ld, ld, s + (k - k0), r0, r1);
+                for (; k < k1; ++k)
+                    for (int i = r0; i < r1; ++i) x[i] -= s[k - k0] * a[i + k * ld];
+#pragma omp barrier
+            }
+            store_held();
+            nb = 0;
+#pragma omp barrier
+            for (int k1 = n; k1 > 0; k1 -= nb) {  // U x = y, from the last block up
+                store_held();
+                nb = std::min(k1, TB);
+                const int k0 = held = k1 - nb;
+                for (int q = 0; q < nb; ++q) s[q] = x[k0 + q];
+                for (int q1 = nb; q1 > 0; q1 -= NB) {  // the triangle, from its last column
+                    const int q0 = std::max(0, q1 - NB);
+                    T sq[NB];
+                    for (int q = q1 - 1; q >= q0; --q) {
+                        const T *ak = a + (long)(k0 + q) * ld + k0;
+                        s[q] = s[q] / ak[q];
+                        sq[q1 - 1 - q] = s[q];
+                        for (int i = q0; i < q; ++i) s[i] -= s[q] * ak[i];
+                    }
+                    if (q0 == q1 - NB) subtract_products<NB>(s, a + k0 + (long)(k0 + q1 - 1) * ld, -ld, sq, 0, q0);
+                    else
+                        for (int q = q1 - 1; q >= q0; --q)
+                            for (int i = 0; i < q0; ++i) s[i] -= s[q] * a[k0 + i + (long)(k0 + q) * ld];
+                }
+                part(0, k0, r0, r1);
+                int k = k1 - 1;
+                for (; k - NB + 1 >= k0; k -= NB) {
+                    T sq[NB];
+                    for (int q = 0; q < NB; ++q) sq[q] = s[k - q - k0];
+                    subtract_products<NB>(x, a + k * ld, -ld, sq, r0, r1);
+                }
+                for (; k >= k0; --k)
+                    for (int i = r0; i < r1; ++i) x[i] -= s[k - k0] * a[i + k * ld];
+#pragma omp barrier
+            }
+            store_held();
+        } else {
+            // op(U) y = b: a block's sums over the rows above it by columns, then its triangle on thread 0.
+            for (int k0 = 0; k0 < n; k0 += TB) {
+                const int k1 = std::min(n, k0 + TB);
+                int c0, c1;
+                part(k0, k1, c0, c1);
+                for (int k = c0; k < c1; ++k) {
+                    const T *ak = a + (long)k * ld;
+                    T t = x[k];
+                    for (int i = 0; i < k0; ++i) t -= conj_if(ak[i], conjugate) * x[i];
+                    x[k] = t;
+                }
+#pragma omp barrier
+                if (me == 0)
+                    for (int k = k0; k < k1; ++k) {
+                        const T *ak = a + (long)k * ld;
+                        T t = x[k];
+                        for (int i = k0; i < k; ++i) t -= conj_if(ak[i], conjugate) * x[i];
+                        x[k] = t / conj_if(ak[k], conjugate);
+                    }
+#pragma omp barrier
+            }
+        }
+    }
+    if (trans == SMALLLA_OP_N) return;
+    for (int k = n - 1; k >= 0; --k) {  // op(L) z = y, L unit lower
+        const T *ak = a + (long)k * ld;
+        T t = x[k];
+        for (int i = k + 1; i < n; ++i) t -= conj_if(ak[i], conjugate) * x[i];
+        x[k] = t;
+    }
+    interchanges(false);
+}
+
 // Lanes: up to order 4 the interchanges are selects on all lanes (interchange_lanes), beyond lane by lane; one
 // right-hand side per matrix stored back to back moves flat.
 constexpr int select_interchanges_max_order = 4;
@@ -558,10 +684,28 @@ void getrs_batch(Size size, smallla_operation_t trans, int nrhs, const BatchA &A
             for (int r = 0; r < nrhs; ++r) lu_solve(size, size, a, P[b], trans, x + r * ldb);
         });
     } else {
-        // Real: two matrices at a time (lu_solve<2>: their dependent steps overlap), the last one of an odd batch
-        // alone. Complex: a matrix at a time.
-        constexpr int M = scalar_traits<T>::is_complex ? 1 : 2;
+        // A batch of fewer solves than threads from getrs_team_min_order: each solve by all threads. Else real
+        // matrices two at a time (lu_solve<2>: their dependent steps overlap; the last one of an odd batch alone),
+        // unless the pairs would leave threads idle that the solves one by one pay for: then, as in complex, a
+        // thread a solve (a matrix and a right-hand side).
         const long ldb = B.ld;
+        const int threads = omp_get_max_threads();
+        const long solves = (long)batch * nrhs;
+        const int solves_int = (int)std::min<long>(solves, std::numeric_limits<int>::max());
+        if (n >= getrs_team_min_order(scalar_traits<T>::letter) && solves < threads) {
+            for (int b = 0; b < batch; ++b)
+                for (int r = 0; r < nrhs; ++r) lu_solve_team(n, A.ld, A[b], P[b], trans, B[b] + r * ldb);
+            return;
+        }
+        constexpr int M = scalar_traits<T>::is_complex ? 1 : 2;
+        const bool one_by_one = M == 1 || (batch / M < threads && threads_pay(solves_int, 2.0 * n * n));
+        if (one_by_one && solves == solves_int) {
+            for_each_matrix(solves_int, 2.0 * n * n, [&](int solve, int) {
+                const int b = solve / nrhs, r = solve % nrhs;
+                lu_solve(size, any_n{A.ld}, A[b], P[b], trans, B[b] + r * ldb);
+            });
+            return;
+        }
         for_each_matrix((batch + M - 1) / M, M * 2.0 * n * n * nrhs, [&](int group, int) {
             const int b0 = M * group;
             for (int r = 0; r < nrhs; ++r) {

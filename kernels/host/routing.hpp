@@ -31,6 +31,12 @@ constexpr int fixed_max_order = 32;
 // the team took 1.1-1.4x the time of one thread in s and d.)
 constexpr int lu_team_min_order = 256;
 constexpr int chol_team_min_order = 512;
+// getrs at any order: fewer solves (matrices times right-hand sides) than threads, from these orders on, each solve
+// by all threads (lu_batch.hpp's lu_solve_team): where it measured faster than one thread (2 threads, perf/NOTES.md
+// "Host backend": from where a matrix outgrows a core's L2).
+constexpr int getrs_team_min_order(char precision) {
+    return precision == 's' ? 896 : precision == 'd' ? 640 : precision == 'c' ? 512 : 384;
+}
 constexpr bool lanes_any_order(routine r) {
     return r == routine::getrf || r == routine::getrf_nopiv || r == routine::getri || r == routine::matinv;
 }
