@@ -77,7 +77,8 @@ typedef enum smallla_status_t {
 /** @brief Where a handle runs its work. */
 typedef enum smallla_backend_t {
     SMALLLA_BACKEND_HOST = 0, /**< The CPU, parallel over the batch with OpenMP (large LU and Cholesky
-                                   factorizations with fewer matrices than threads: over each matrix's updates);
+                                   factorizations with fewer matrices than threads: over each matrix's updates;
+                                   getrs with fewer solves than threads from order 384-896: over each solve);
                                    host memory. */
     SMALLLA_BACKEND_CUDA = 1  /**< An NVIDIA GPU through CUDA; device memory, asynchronous on a stream. */
 } smallla_backend_t;
