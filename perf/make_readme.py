@@ -27,6 +27,7 @@ CURRENT_GPU_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 1
 CURRENT_GPU_CHOL = "results/2026-11-26-h100-8a4db26-chol.csv"  # smallla-bench --ops potrf,posv,poinv,potri,gemm: the Cholesky family
 CURRENT_GPU_CHOL_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, the library of 8a4db26 (poinv n >= 40 after its scratch reservation, the rest the same kernels before it), measured 2026-11-26"
 CURRENT_HOST = "results/2026-11-29-host-5073c62-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
+CURRENT_HOST_LARGE = "results/2026-11-29-host-d828124-large-2t.csv"  # smallla-bench-host --large, 2 threads
 CURRENT_HOST_CEILINGS = "results/2026-11-29-host-5073c62-ceilings.csv"  # smallla-host-ceilings on the same machine
 CURRENT_GPU_GRID = "results/2026-11-27-h100-e7aeb2c-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_GPU_GRID_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code"
@@ -212,6 +213,25 @@ def host_table(rows):
                                        if r["precision"] == p and lo <= int(r["n"]) <= hi) if v is not None])
                      for p in precs]
             out.append("| %s | %s | %s |" % (routine, range_label(lo, hi, ns), " | ".join(cells)))
+    return out
+
+
+def host_large_table(rows):
+    """Per routine and precision, the least speed-up over batches 1-4 at each order (bold: below 1)."""
+    ns = sorted({int(r["n"]) for r in rows})
+    routines = [x for x in HOST_ROUTINES if any(r["routine"] == x for r in rows)]
+    routines += sorted({r["routine"] for r in rows} - set(routines))
+    out = ["| routine | p | " + " | ".join(str(n) for n in ns) + " |", "|---|---|" + "---|" * len(ns)]
+    for routine in routines:
+        for p in PRECS:
+            vals = []
+            for n in ns:
+                v = [number(r, "speedup") for r in rows
+                     if r["routine"] == routine and r["precision"] == p and int(r["n"]) == n]
+                v = [x for x in v if x is not None]
+                vals.append("" if not v else ("**%.2f**" % min(v) if min(v) < 1.0 else "%.2f" % min(v)))
+            if any(vals):
+                out.append("| %s | %s | %s |" % (routine, p, " | ".join(vals)))
     return out
 
 
@@ -401,6 +421,17 @@ def generate():
     w("same machine (%s): the unfused multiplies and adds at the vector ops a second the core" % link(CURRENT_HOST_CEILINGS))
     w("issues, and the bytes at its read rate. NOTES.md (\"The account of the shortfalls\", host) gives each one's cause.")
     w("")
+    large = read_csv(CURRENT_HOST_LARGE)
+    large_batches = sorted({int(r["batch"]) for r in large})
+    w("### Host: few large matrices")
+    w("")
+    w("`--large`: batches of %s matrices, the anchors as above plus threaded OpenBLAS called once a matrix, on the same" %
+      ", ".join(str(b) for b in large_batches))
+    w("machine and %s threads (%s); each cell the least speed-up over the batches (bold: below 1, issue 32's goal):" % (
+        large[0]["threads"], link(CURRENT_HOST_LARGE)))
+    w("")
+    out += host_large_table(large)
+    w("")
     w("## How to reproduce")
     w("")
     w("Build with the CUDA backend (nvcc; no GPU needed to build), stage it, and run on the GPU machine from the")
@@ -444,6 +475,9 @@ def generate():
     w("OMP_NUM_THREADS=%s build/perf/host/smallla-host-ceilings --out %s" % (host_threads, "perf/" + CURRENT_HOST_CEILINGS))
     w("python3 perf/host/account_host.py %s %s   # the cells below the goal, each against its floors" % (
         "perf/" + CURRENT_HOST, "perf/" + CURRENT_HOST_CEILINGS))
+    w("OMP_NUM_THREADS=%s build/perf/host/smallla-bench-host --large --out %s" % (
+        large[0]["threads"], "perf/" + CURRENT_HOST_LARGE))
+    w("python3 perf/host/account_host.py %s %s" % ("perf/" + CURRENT_HOST_LARGE, "perf/" + CURRENT_HOST_CEILINGS))
     w("```")
     w("")
     w("The Python table, on the GPU machine with the staged library (torch installed there):")

@@ -13,11 +13,18 @@ A cell is "memory" where the memory floor alone exceeds the goal's time (the anc
 between is the instructions beyond the arithmetic (copies into lanes, loads and stores, index and pivot work;
 perf/NOTES.md gives the measured composition per family). floor_x is smallla's time over the higher floor.
 
+--large tables (mode "large": batches 1-4 of orders 33-4096, goal 1x): the floors take every thread (the threaded
+anchor does); the memory floor the read rate measured over 512 MB where the batch's matrices fill that much, else
+the rate over 32 MB (on the machines measured, a last-level cache's), and none where they fit the cores' L2 caches
+(--l2-mb, their sum; the ceilings measure no L2 rate, and an L2 reads faster); a cell
+is "idle threads" where smallla's route leaves threads without work (a batch smaller than the thread count below
+the routing's team orders, routing.hpp) and the floors on the busy threads alone exceed the goal's time.
+
 The width: lanes families take lu_batch.hpp's lanes_for rule (mirrored in lanes_width below); lanes_avx2 and complex
 any_wide on AVX-512 (the AVX2 copy's code) 32 bytes; the other one-matrix families (any, any_wide, blocked, fixed) the
 CPU's widest vector, as a lower bound.
 
-Usage: account_host.py BENCH.csv CEILINGS.csv [--isa avx512|avx2|base] [--out ACCOUNT.csv]
+Usage: account_host.py BENCH.csv CEILINGS.csv [--isa avx512|avx2|base] [--l2-mb 4] [--out ACCOUNT.csv]
 Prints a markdown table, cells of one routine, precision and class merged into order ranges.
 """
 import argparse
@@ -29,6 +36,7 @@ from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROUTING = os.path.join(HERE, "..", "..", "kernels", "host", "routing.def")
+ROUTING_HPP = os.path.join(HERE, "..", "..", "kernels", "host", "routing.hpp")
 ISA_RANK = {"base": 0, "avx2": 1, "avx512": 2}
 ISA_BYTES = {"base": 16, "avx2": 32, "avx512": 64}
 REAL_BYTES = {"s": 4, "d": 8, "c": 4, "z": 8}
@@ -53,6 +61,28 @@ def read_routes():
                 r, precisions, isa, lo, hi, family = m.groups()
                 routes.append((r, precisions, isa, int(lo), int(hi), family))
     return routes
+
+
+def team_orders():
+    """routing.hpp's orders from which a batch smaller than the thread count shares each matrix among the threads."""
+    text = open(ROUTING_HPP).read()
+    lu = int(re.search(r"lu_team_min_order = (\d+);", text).group(1))
+    chol = int(re.search(r"chol_team_min_order = (\d+);", text).group(1))
+    body = re.search(r"getrs_team_min_order\(char precision\) \{\s*return ([^;]+);", text).group(1)
+    getrs = {p: int(v) for p, v in re.findall(r"precision == '(\w)' \? (\d+)", body)}
+    last = int(re.findall(r": (\d+)\s*$", body.strip())[-1])
+    for p in "sdcz":
+        getrs.setdefault(p, last)
+    return lu, chol, getrs
+
+
+def team(orders, routine, precision, n, family):
+    lu, chol, getrs = orders
+    if routine == "getrs":
+        return family in ("any", "any_wide") and n >= getrs[precision]
+    if routine in ("potrf", "posv"):
+        return family == "blocked" and n >= chol
+    return family == "blocked" and routine in ("getrf", "getri", "matinv") and n >= lu
 
 
 def route(routes, routine, precision, isa, n):
@@ -129,6 +159,7 @@ def main():
     ap.add_argument("bench")
     ap.add_argument("ceilings")
     ap.add_argument("--isa", default=None, help="the CPU's widest copy (default: the widest the ceilings measured)")
+    ap.add_argument("--l2-mb", type=float, default=4.0, help="the L2 caches of the bench's cores together (MB)")
     ap.add_argument("--out")
     a = ap.parse_args()
 
@@ -138,13 +169,15 @@ def main():
             ceil[(row["quantity"], int(row["threads"]))] = float(row["value"])
     isa = a.isa or ("avx512" if ("vector_ops_64B", 1) in ceil else "avx2" if ("vector_ops_32B", 1) in ceil
                     else "base")
-    routes = read_routes()
+    routes, orders = read_routes(), team_orders()
     cells = []
     with open(a.bench, newline="") as f:
         for row in csv.DictReader(f):
-            if not row["speedup"] or row.get("mode", "batched") != "batched":
+            mode = row.get("mode", "batched")
+            if not row["speedup"] or mode not in ("batched", "large"):
                 continue
             p, r, n, t = row["precision"], row["routine"], int(row["n"]), int(row["threads"])
+            batch = int(row["batch"])
             speedup, goal = float(row["speedup"]), (2.0 if int(row["n"]) <= 32 else 1.0)
             if speedup >= goal:
                 continue
@@ -158,12 +191,22 @@ def main():
             if family in ("lanes", "lanes_avx2"):
                 width = min(lanes_width(r, p, n, vb) * REAL_BYTES[p], vb)
             rate = ceil.get(("vector_ops_%dB" % width, 1))
-            read = ceil.get(("read_32MB", t)) or ceil[("read_32MB", 1)] * t
-            arith_ns = real_ops(r, p, n) / (width // REAL_BYTES[p]) / (rate * t) * 1e9
-            mem_ns = bytes_moved(r, p, n) / read * 1e9
+            footprint = "32MB"
+            if mode == "large" and batch * bytes_moved(r, p, n) / 2 >= 512e6:
+                footprint = "512MB"
+            read_on = lambda threads: ceil.get(("read_" + footprint, threads)) or ceil[("read_" + footprint, 1)] * threads
+            arith_on = lambda threads: real_ops(r, p, n) / (width // REAL_BYTES[p]) / (rate * threads) * 1e9
+            cached = mode == "large" and batch * bytes_moved(r, p, n) / 2 < a.l2_mb * 1e6
+            mem_on = lambda threads: 0.0 if cached else bytes_moved(r, p, n) / read_on(threads) * 1e9
+            arith_ns, mem_ns = arith_on(t), mem_on(t)
             goal_ns = anchor / goal
             kind = "memory" if mem_ns >= goal_ns else "arithmetic" if arith_ns >= goal_ns else "overhead"
-            cells.append(dict(precision=p, routine=r, n=n, threads=t, speedup=speedup, goal=goal, family=family,
+            busy = t if mode != "large" or batch >= t or team(orders, r, p, n, family) else batch
+            if kind == "overhead" and busy < t:
+                # the floors of the busy threads, per matrix of the batch (each thread one matrix)
+                if max(arith_on(1), mem_on(1)) >= goal_ns:
+                    kind = "idle threads"
+            cells.append(dict(precision=p, routine=r, n=n, batch=batch if mode == "large" else "", threads=t, speedup=speedup, goal=goal, family=family,
                               width_bytes=width, smallla_ns=ours, anchor_ns=anchor, best_anchor=row["best_anchor"],
                               goal_ns=goal_ns, arithmetic_floor_ns=arith_ns, memory_floor_ns=mem_ns, cause=kind,
                               floor_x=ours / max(arith_ns, mem_ns), goal_floor_x=goal_ns / max(arith_ns, mem_ns)))
@@ -175,18 +218,21 @@ def main():
                 w.writerow({k: ("%.4g" % v if isinstance(v, float) else v) for k, v in c.items()})
     groups = defaultdict(list)
     for c in cells:
-        groups[(c["routine"], c["precision"], c["cause"], c["family"], c["width_bytes"])].append(c)
-    print("| routine | p | n | family (vector bytes) | speedup | cause | smallla / floor | goal / floor |")
-    print("|---|---|---|---|---|---|---|---|")
+        groups[(c["routine"], c["precision"], c["batch"], c["cause"], c["family"], c["width_bytes"])].append(c)
+    large = any(c["batch"] != "" for c in cells)
+    print("| routine | p |%s n | family (vector bytes) | speedup | cause | smallla / floor | goal / floor |" %
+          (" batch |" if large else ""))
+    print("|---|---|%s---|---|---|---|---|---|" % ("---|" if large else ""))
     order = {"getrf": 0, "getri": 1, "matinv": 2, "getrs": 3}
-    for key in sorted(groups, key=lambda k: (order.get(k[0], 9), k[0], "sdcz".index(k[1]),
+    for key in sorted(groups, key=lambda k: (order.get(k[0], 9), k[0], "sdcz".index(k[1]), str(k[2]),
                                              min(c["n"] for c in groups[k]))):
         g = groups[key]
-        print("| %s | %s | %s | %s (%d) | %s | %s | %s | %s |" % (
-            key[0], key[1], ranges(c["n"] for c in g), key[3], key[4], span([c["speedup"] for c in g]), key[2],
-            span([c["floor_x"] for c in g], "%.1f"), span([c["goal_floor_x"] for c in g], "%.1f")))
+        print("| %s | %s |%s %s | %s (%d) | %s | %s | %s | %s |" % (
+            key[0], key[1], " %s |" % key[2] if large else "", ranges(c["n"] for c in g), key[4], key[5],
+            span([c["speedup"] for c in g]), key[3], span([c["floor_x"] for c in g], "%.1f"),
+            span([c["goal_floor_x"] for c in g], "%.1f")))
     print("\n%d cells short of the goal; %s" % (len(cells), ", ".join(
-        "%s %d" % (k, sum(1 for c in cells if c["cause"] == k)) for k in ("memory", "arithmetic", "overhead"))))
+        "%s %d" % (k, sum(1 for c in cells if c["cause"] == k)) for k in ("memory", "arithmetic", "idle threads", "overhead"))))
     return 0
 
 
