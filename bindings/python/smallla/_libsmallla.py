@@ -64,7 +64,8 @@ class smallla_backend_t(enum.IntEnum):
     """Where a handle runs its work."""
 
     # The CPU, parallel over the batch with OpenMP (large LU and Cholesky factorizations with fewer matrices
-    # than threads: over each matrix's updates); host memory.
+    # than threads: over each matrix's updates; getrs with fewer solves than threads from order 384-896: over
+    # each solve); host memory.
     SMALLLA_BACKEND_HOST = 0
     # An NVIDIA GPU through CUDA; device memory, asynchronous on a stream.
     SMALLLA_BACKEND_CUDA = 1
