@@ -503,7 +503,7 @@ inline void load_pivot_lanes(typename simd<int, W>::vec *ipiv, pivot_batch<const
 }
 
 // ---- getrs ------------------------------------------------------------------------------------------------
-// One solve shared by all threads (a batch of fewer matrices than threads, from routing.hpp's getrs_team_min_order):
+// One solve shared by all threads (fewer solves than threads, from routing.hpp's getrs_team_min_order):
 // blocks of team_block columns between barriers; the updates of op = N spread by rows, the sums of the solve with
 // op(U) otherwise by columns. Every x[i] takes its products in the order of the one-thread solve, so the results are
 // bitwise the same. The solve with op(L) for op = T, C stays on one thread: its sums start at the row just solved,
@@ -513,15 +513,8 @@ template <class T>
 inline void lu_solve_team(int n, long ld, const T *a, const int *ipiv, smallla_operation_t trans, T *x) {
     constexpr int NB = block_width, TB = team_block;
     static_assert(TB % NB == 0, "a team block holds whole blocks of block_width columns");
-    auto interchanges = [&](bool forward) {
-        if (ipiv == nullptr) return;
-        for (int s = 0; s < n; ++s) {
-            const int k = forward ? s : n - 1 - s, p = ipiv[k] - 1;
-            if (p != k && p >= 0 && p < n) std::swap(x[k], x[p]);
-        }
-    };
     const bool conjugate = trans == SMALLLA_OP_C;
-    if (trans == SMALLLA_OP_N) interchanges(true);
+    if (trans == SMALLLA_OP_N) interchange_rows(n, ipiv, x, true);
 #pragma omp parallel
     {
         const int threads = omp_get_num_threads(), me = omp_get_thread_num();
@@ -623,7 +616,7 @@ inline void lu_solve_team(int n, long ld, const T *a, const int *ipiv, smallla_o
         for (int i = k + 1; i < n; ++i) t -= conj_if(ak[i], conjugate) * x[i];
         x[k] = t;
     }
-    interchanges(false);
+    interchange_rows(n, ipiv, x, false);
 }
 
 // Lanes: up to order 4 the interchanges are selects on all lanes (interchange_lanes), beyond lane by lane; one

@@ -413,6 +413,16 @@ inline void lu_solve_unpermuted_blocked(Size size, Ld ld_, const T *const (&a)[M
         }
 }
 
+// xGETRS's interchanges of one right-hand side x: forward (before the solve with A) or backward (after the solve
+// with A^T or A^H); ipiv 1-based or nullptr, out-of-range entries ignored.
+template <class T> inline void interchange_rows(int n, const int *ipiv, T *x, bool forward) {
+    if (ipiv == nullptr) return;
+    for (int s = 0; s < n; ++s) {
+        const int k = forward ? s : n - 1 - s, p = ipiv[k] - 1;
+        if (p != k && p >= 0 && p < n) std::swap(x[k], x[p]);
+    }
+}
+
 // Solve for M real matrices (each with one right-hand side, lu_solve_unpermuted_blocked) or one (M = 1); ipiv[m]
 // 1-based or nullptr, out-of-range entries ignored.
 template <int M, class T, class Size, class Ld>
@@ -420,13 +430,7 @@ inline void lu_solve(Size size, Ld ld_, const T *const (&a)[M], const int *const
                      T *const (&x)[M]) {
     const int n = size;
     auto interchanges = [&](bool forward) {
-        for (int m = 0; m < M; ++m) {
-            if (ipiv[m] == nullptr) continue;
-            for (int s = 0; s < n; ++s) {
-                const int k = forward ? s : n - 1 - s, p = ipiv[m][k] - 1;
-                if (p != k && p >= 0 && p < n) std::swap(x[m][k], x[m][p]);
-            }
-        }
+        for (int m = 0; m < M; ++m) interchange_rows(n, ipiv[m], x[m], forward);
     };
     if (trans == SMALLLA_OP_N) interchanges(true);
     if constexpr (scalar_traits<T>::is_complex) {  // complex: unblocked, one matrix (blocks were not faster)
