@@ -542,7 +542,7 @@ inline void lu_solve_team(int n, long ld, const T *a, const int *ipiv, smallla_o
                     const int q1 = std::min(nb, q0 + NB);
                     for (int q = q0; q < q1; ++q)
                         for (int i = q + 1; i < q1; ++i) s[i] -= s[q] * a[k0 + i + (long)(k0 + q) * ld];
-                    if (q1 == q0 + NB) subtract_products<NB>(s, a + k0 + (long)(k0 + q0) * ld, ld, s + q0, q1, nb);
+                    if (q1 < nb) subtract_products<NB>(s, a + k0 + (long)(k0 + q0) * ld, ld, s + q0, q1, nb);
                 }
                 part(k1, n, r0, r1);
                 int k = k0;
@@ -561,17 +561,14 @@ inline void lu_solve_team(int n, long ld, const T *a, const int *ipiv, smallla_o
                 for (int q = 0; q < nb; ++q) s[q] = x[k0 + q];
                 for (int q1 = nb; q1 > 0; q1 -= NB) {  // the triangle, from its last column
                     const int q0 = std::max(0, q1 - NB);
-                    T sq[NB];
+                    T sq[NB] = {};  // zeroed: the top group may be partial; it takes no update (q0 = 0)
                     for (int q = q1 - 1; q >= q0; --q) {
                         const T *ak = a + (long)(k0 + q) * ld + k0;
                         s[q] = s[q] / ak[q];
                         sq[q1 - 1 - q] = s[q];
                         for (int i = q0; i < q; ++i) s[i] -= s[q] * ak[i];
                     }
-                    if (q0 == q1 - NB) subtract_products<NB>(s, a + k0 + (long)(k0 + q1 - 1) * ld, -ld, sq, 0, q0);
-                    else
-                        for (int q = q1 - 1; q >= q0; --q)
-                            for (int i = 0; i < q0; ++i) s[i] -= s[q] * a[k0 + i + (long)(k0 + q) * ld];
+                    if (q0 > 0) subtract_products<NB>(s, a + k0 + (long)(k0 + q1 - 1) * ld, -ld, sq, 0, q0);
                 }
                 part(0, k0, r0, r1);
                 int k = k1 - 1;
