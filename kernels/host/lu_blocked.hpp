@@ -28,6 +28,9 @@ inline namespace SMALLLA_HOST_ISA {
 constexpr int lu_panel = 16;
 // Outer block width (blocked_lu): a multiple of lu_panel and of every tile's rows, the depth of each A22 update.
 constexpr int lu_outer = 128;
+// The updates of depth lu_outer walk their rows in chunks of about this many bytes of the factor's lu_outer columns,
+// each chunk taking every column strip before the next, so that it stays in a core's L2 (1-2 MB) between strips.
+constexpr long lu_chunk_bytes = 512 * 1024;
 
 // acc[r][c] -= A(i + r*W + w, k) * B(k, j + c) for k in [k0, k1), in increasing k.
 template <class T, class E, int MR, int NR>
@@ -203,16 +206,41 @@ inline void subtract_product(const planes<T> &C, const planes<T> &A, const plane
             tile_store(C, i, s, acc);
         }
 }
-// C -= A B on one column strip [j, j + NR), rows from i0 by the blocked form's tiles (the last may pass n).
+// C -= A B on one column strip [j, j + NR), the blocked form's tiles from row i0 that start before i1 (the last may
+// pass i1).
 template <class T>
-inline void subtract_product_below(const planes<T> &C, const planes<T> &A, const planes<T> &B, int i0, int n, int j,
+inline void subtract_product_below(const planes<T> &C, const planes<T> &A, const planes<T> &B, int i0, int i1, int j,
                                    int k0, int k1) {
     using S = blocked_tile<T>;
     lanes_of<T, S::W> acc[S::MR][S::NR];
-    for (int i = i0; i < n; i += S::rows) {
+    for (int i = i0; i < i1; i += S::rows) {
         tile_load(C, i, j, acc);
         tile_subtract_nn(A, B, i, j, k0, k1, acc);
         tile_store(C, i, j, acc);
+    }
+}
+
+// The row tiles [0, tiles) in chunks of whole tiles, nearly equal, whose lu_outer columns fill at most about
+// lu_chunk_bytes: body(t0, t1) per chunk, in order.
+template <class T, class F> inline void for_each_row_chunk(int tiles, const F &body) {
+    if (tiles <= 0) return;
+    constexpr long tile_bytes = (long)blocked_tile<T>::rows * lu_outer * sizeof(T);
+    constexpr int most = lu_chunk_bytes / tile_bytes > 0 ? (int)(lu_chunk_bytes / tile_bytes) : 1;
+    const int chunks = (tiles + most - 1) / most, chunk = (tiles + chunks - 1) / chunks;
+    for (int t0 = 0; t0 < tiles; t0 += chunk) body(t0, t0 + chunk < tiles ? t0 + chunk : tiles);
+}
+// The strips x0, x0 + step, ... < x1 as body(s0, s1) on ranges [s0, s1) of them: the whole range, or (team) one
+// contiguous range a thread, nearly equal, so that a thread keeps the same columns from one call to the next.
+template <class F> inline void for_each_strip_range(bool team, int x0, int x1, int step, const F &body) {
+    if (!team) {
+        if (x0 < x1) body(x0, x1);
+        return;
+    }
+#pragma omp parallel
+    {
+        const int strips = (x1 - x0 + step - 1) / step, threads = omp_get_num_threads(), t = omp_get_thread_num();
+        const int first = (int)((long)strips * t / threads), last = (int)((long)strips * (t + 1) / threads);
+        if (first < last) body(x0 + first * step, x0 + last * step < x1 ? x0 + last * step : x1);
     }
 }
 
@@ -273,15 +301,21 @@ template <bool Pivoting, class T> inline int blocked_lu(const planes<T> &A, int 
         }
         if constexpr (Pivoting) swap_rows(A, ipiv, b0, b1, 0, b0);  // the block's interchanges left of it
         if (b1 == n) break;
-        // The columns right of the block, a strip of NR at a time (strips by the team): the block's interchanges,
-        // U12 = inv(L11) A12 a panel of rows at a time, then A22 -= L21 U12.
-        for_each_strip(team, b1, cols, NR, [&](int s) {
-            if constexpr (Pivoting) swap_rows(A, ipiv, b0, b1, s, s + NR < n ? s + NR : n);
-            for (int k0 = b0; k0 < b1; k0 += lu_panel) {
-                panel_solve<T, false>(A, A, k0, s, s + NR);
-                subtract_product(A, A, A, k0 + lu_panel, b1, s, s + NR, k0, k0 + lu_panel);
+        // The columns right of the block in strips of NR (a range of strips a thread of the team): each strip's
+        // interchanges and U12 = inv(L11) A12 a panel of rows at a time; then A22 -= L21 U12 on the range by chunks
+        // of rows, each chunk of L21 over every strip of the range before the next.
+        for_each_strip_range(team, b1, cols, NR, [&](int s0, int s1) {
+            for (int s = s0; s < s1; s += NR) {
+                if constexpr (Pivoting) swap_rows(A, ipiv, b0, b1, s, s + NR < n ? s + NR : n);
+                for (int k0 = b0; k0 < b1; k0 += lu_panel) {
+                    panel_solve<T, false>(A, A, k0, s, s + NR);
+                    subtract_product(A, A, A, k0 + lu_panel, b1, s, s + NR, k0, k0 + lu_panel);
+                }
             }
-            subtract_product_below(A, A, A, b1, n, s, b0, b1);
+            for_each_row_chunk<T>((n - b1 + ROWS - 1) / ROWS, [&](int t0, int t1) {
+                for (int s = s0; s < s1; s += NR)
+                    subtract_product_below(A, A, A, b1 + t0 * ROWS, b1 + t1 * ROWS, s, b0, b1);
+            });
         });
     }
     return info;
@@ -388,9 +422,14 @@ template <class T> inline void solve_lower_unit(const planes<T> &L, const planes
                                [&](int s) { subtract_product_below(B, L, B, k1, n, s, k0, k1); });
         }
         if (b1 == n) break;
-        // The rows below the block: a column gets the block's panels that end after it.
-        for_each_strip(team, 0, b1, S::NR, [&](int s) {
-            subtract_product_below(B, L, B, b1, n, s, s < b0 ? b0 : s / lu_panel * lu_panel, b1);
+        // The rows below the block, by chunks of rows over a range of strips: a column gets the block's panels that
+        // end after it.
+        for_each_strip_range(team, 0, b1, S::NR, [&](int s0, int s1) {
+            for_each_row_chunk<T>((n - b1 + S::rows - 1) / S::rows, [&](int t0, int t1) {
+                for (int s = s0; s < s1; s += S::NR)
+                    subtract_product_below(B, L, B, b1 + t0 * S::rows, b1 + t1 * S::rows, s,
+                                           s < b0 ? b0 : s / lu_panel * lu_panel, b1);
+            });
         });
     }
 }
@@ -414,14 +453,21 @@ template <class T> inline void solve_upper(const planes<T> &U, const planes<T> &
             for_each_strip(team, 0, cols, S::NR,
                            [&](int s) { subtract_product(B, U, B, b0, k0, s, s + S::NR, k0, k1); });
         }
-        for_each_strip(team, 0, cols, S::NR, [&](int s) {
-            E acc[S::MR][S::NR];
-            for (int i = b0 - S::rows; i > -S::rows; i -= S::rows) {
-                tile_load(B, i, s, acc);
-                for (int k0 = last; k0 >= b0; k0 -= lu_panel)
-                    tile_subtract_nn(U, B, i, s, k0, b1 - k0 < lu_panel ? b1 : k0 + lu_panel, acc);
-                tile_store(B, i, s, acc);
-            }
+        // The rows above the block, by chunks of row tiles over a range of strips (tile t ends where tile t - 1
+        // starts, tile 0 at b0).
+        for_each_strip_range(team, 0, cols, S::NR, [&](int s0, int s1) {
+            for_each_row_chunk<T>((b0 + S::rows - 1) / S::rows, [&](int t0, int t1) {
+                for (int s = s0; s < s1; s += S::NR) {
+                    E acc[S::MR][S::NR];
+                    for (int t = t0; t < t1; ++t) {
+                        const int i = b0 - (t + 1) * S::rows;
+                        tile_load(B, i, s, acc);
+                        for (int k0 = last; k0 >= b0; k0 -= lu_panel)
+                            tile_subtract_nn(U, B, i, s, k0, b1 - k0 < lu_panel ? b1 : k0 + lu_panel, acc);
+                        tile_store(B, i, s, acc);
+                    }
+                }
+            });
         });
     }
 }
