@@ -18,6 +18,10 @@
 #include "chol_batch.hpp"
 #include "routing.hpp"
 
+#if defined(__AVX512F__) || defined(__FMA__)
+#include <immintrin.h>
+#endif
+
 namespace smallla {
 namespace host_kernels {
 inline namespace SMALLLA_HOST_ISA {
@@ -116,6 +120,40 @@ template <class R, int W> inline clanes<R, W> broadcast(complex<R> x) {
     return {x.re - typename simd<R, W>::vec{}, x.im - typename simd<R, W>::vec{}};
 }
 
+// The tiles' c - a b: with fused multiply-adds where this copy has them (AVX-512; AVX2 built with FMA), each
+// product term rounded once with the difference, as optimized BLAS-3 computes; otherwise the product rounded, then
+// the difference (LAPACK's reference roundings). Every tile of a copy takes the same form, so a team's results are
+// still bitwise a single thread's.
+#if defined(__AVX512F__)
+inline __m512d fused_nmadd(__m512d a, __m512d b, __m512d c) { return _mm512_fnmadd_pd(a, b, c); }
+inline __m512 fused_nmadd(__m512 a, __m512 b, __m512 c) { return _mm512_fnmadd_ps(a, b, c); }
+inline __m512d fused_madd(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
+inline __m512 fused_madd(__m512 a, __m512 b, __m512 c) { return _mm512_fmadd_ps(a, b, c); }
+#endif
+#if defined(__FMA__)
+inline __m256d fused_nmadd(__m256d a, __m256d b, __m256d c) { return _mm256_fnmadd_pd(a, b, c); }
+inline __m256 fused_nmadd(__m256 a, __m256 b, __m256 c) { return _mm256_fnmadd_ps(a, b, c); }
+inline __m256d fused_madd(__m256d a, __m256d b, __m256d c) { return _mm256_fmadd_pd(a, b, c); }
+inline __m256 fused_madd(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }
+#endif
+#if defined(__AVX512F__) || defined(__FMA__)
+constexpr bool tile_fused = true;
+#else
+constexpr bool tile_fused = false;
+#endif
+template <class R, int W>
+inline rlanes<R, W> minus_product(const rlanes<R, W> &c, const rlanes<R, W> &a, const rlanes<R, W> &b) {
+    if constexpr (tile_fused) return {fused_nmadd(a.v, b.v, c.v)};
+    else return c - a * b;
+}
+template <class R, int W>
+inline clanes<R, W> minus_product(const clanes<R, W> &c, const clanes<R, W> &a, const clanes<R, W> &b) {
+    if constexpr (tile_fused)  // re: c.re - a.re b.re + a.im b.im; im: c.im - a.re b.im - a.im b.re
+        return {fused_madd(a.im, b.im, fused_nmadd(a.re, b.re, c.re)),
+                fused_nmadd(a.im, b.re, fused_nmadd(a.re, b.im, c.im))};
+    else return c - a * b;
+}
+
 // acc[r][c] -= A(i + r*W + w, k) * conj(B(j + c, k)) for k in [k0, k1), in increasing k.
 template <class T, class E, int MR, int NR>
 inline void tile_subtract(const planes<T> &A, long i, const planes<T> &B, long j, int k0, int k1, E (&acc)[MR][NR]) {
@@ -128,7 +166,7 @@ inline void tile_subtract(const planes<T> &A, long i, const planes<T> &B, long j
         for (int c = 0; c < NR; ++c) {
             const E b = broadcast<real_t<T>, W>(conj_e(B.get(j + c, k)));
 #pragma GCC unroll 8
-            for (int r = 0; r < MR; ++r) acc[r][c] -= a[r] * b;
+            for (int r = 0; r < MR; ++r) acc[r][c] = minus_product(acc[r][c], a[r], b);
         }
     }
 }

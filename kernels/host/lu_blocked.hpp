@@ -45,7 +45,7 @@ inline void tile_subtract_nn(const planes<T> &A, const planes<T> &B, long i, lon
         for (int c = 0; c < NR; ++c) {
             const E b = broadcast<real_t<T>, W>(B.get(k, j + c));
 #pragma GCC unroll 8
-            for (int r = 0; r < MR; ++r) acc[r][c] -= a[r] * b;
+            for (int r = 0; r < MR; ++r) acc[r][c] = minus_product(acc[r][c], a[r], b);
         }
     }
 }

@@ -14,7 +14,7 @@ int choose_isa() {
 #if SMALLLA_HOST_ISA_COPIES && (defined(__x86_64__) || defined(__i386__))
     // The CPU's features as the OS enables them (GCC's and Clang's cpu model checks XCR0 for the AVX states).
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) best = isa_level::avx2;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) best = isa_level::avx2;  // blocked tiles
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
         best = isa_level::avx512;
