@@ -27,7 +27,7 @@ CURRENT_GPU_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 1
 CURRENT_GPU_CHOL = "results/2026-11-26-h100-8a4db26-chol.csv"  # smallla-bench --ops potrf,posv,poinv,potri,gemm: the Cholesky family
 CURRENT_GPU_CHOL_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, the library of 8a4db26 (poinv n >= 40 after its scratch reservation, the rest the same kernels before it), measured 2026-11-26"
 CURRENT_HOST = "results/2026-11-29-host-5073c62-2t.csv"  # smallla-bench-host against issue 32's anchors, 2 threads
-CURRENT_HOST_LARGE = "results/2026-11-29-host-8a86342-large-2t.csv"  # smallla-bench-host --large, 2 threads
+CURRENT_HOST_LARGE = "results/2026-11-29-host-89bc364-large-2t.csv"  # smallla-bench-host --large, 2 threads
 CURRENT_HOST_CEILINGS = "results/2026-11-29-host-5073c62-ceilings.csv"  # smallla-host-ceilings on the same machine
 CURRENT_GPU_GRID = "results/2026-11-27-h100-e7aeb2c-large-grid.csv"  # smallla-bench --grid: n x batch against every vendor route
 CURRENT_GPU_GRID_DEVICE = "NVIDIA H100 80GB HBM3 (132 SMs), driver 580.159.04, CUDA 13.0, sm_90 code"

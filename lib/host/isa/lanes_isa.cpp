@@ -40,7 +40,7 @@ template <class T> void run_lanes(const getrs_args<T> &a) {
 }
 // getrs in place at any order (the any_wide family): its substitutions in this instruction set's vectors. Complex T
 // on AVX-512 runs the AVX2 copy's: GCC 12 vectorizes complex products into fused multiply-adds (vfmaddsub) where the
-// target has them, despite -ffp-contract=off, which would change LAPACK's roundings (test unit.no_fused_multiply_add).
+// target has them, despite -ffp-contract=off, which would change LAPACK's roundings (test unit.fused_multiply_add).
 template <class T> void run_any(const getrs_args<T> &a) {
     if constexpr (scalar_traits<T>::is_complex && this_isa == isa_level::avx512)
         isa_avx2::run_any<T>(a);
