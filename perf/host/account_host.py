@@ -186,6 +186,11 @@ def main():
             ours = float(row["smallla_ns_per_matrix"])
             anchor = ours * speedup
             family = route(routes, r, p, isa, n)
+            # Beyond 32 the LU family's lanes take whole groups only, as many as threads or more (dispatch.hpp,
+            # ran_lu_lanes_beyond); a smaller batch runs blocked.
+            if (mode == "large" and family == "lanes" and n > 32 and r in ("getrf", "getri", "matinv")
+                    and batch // lanes_width(r, p, n, ISA_BYTES[isa]) < t):
+                family = "blocked"
             # lanes_avx2, and complex getrs in place on AVX-512 (lanes_isa.cpp's run_any): the AVX2 copy's code.
             avx2_code = family == "lanes_avx2" or (family == "any_wide" and p in "cz" and isa == "avx512")
             vb = ISA_BYTES["avx2"] if avx2_code else ISA_BYTES[isa]
